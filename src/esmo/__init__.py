@@ -1,0 +1,36 @@
+"""esmo: budget-aware SVM training with early stopping inside the SMO solver.
+
+The public names are imported lazily, so ``import esmo`` stays cheap and does
+not trigger numba compilation; the first use of a name imports its module.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+__version__ = "0.1.0"
+
+# public name -> module that defines it
+_EXPORTS: dict[str, str] = {
+    "SMOClassifier": "esmo.estimator",
+    "EarlyStopping": "esmo.early_stopping",
+    "sweep_early_stopping": "esmo.early_stopping",
+    "SweepResult": "esmo.early_stopping",
+    "SolverResult": "esmo.solver_result",
+    "solve_smo": "esmo.smo",
+    "kernel_matrix": "esmo.kernels",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'esmo' has no attribute {name!r}")
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)
