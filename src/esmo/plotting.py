@@ -1,0 +1,400 @@
+"""Every figure of experiments E1, E2 and appendix B (thesis ch. 4, 5, app. B).
+
+Each function takes tidy tables from ``esmo.scoring`` and returns a matplotlib
+``Figure``; nothing here touches the file system except ``save_figure``. Costs
+are drawn on log axes (they span orders of magnitude across ES
+configurations) and accuracies in percent.
+
+Figure families:
+
+- ``plot_pareto_fronts``: figs 4.1, 4.2, B.1, B.2 (every ES configuration).
+- ``plot_selected_configurations``: figs 4.3, 4.4, B.3, B.4 (top five),
+  4.5 (j_low, j_high, j_avg) and 4.7 (the same on the blob datasets).
+- ``plot_score_by_dimension``: fig 4.6.
+- ``plot_best_per_beta``: figs 5.1, 5.2.
+- ``plot_win_histogram``: fig 5.3.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import seaborn as sns
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from esmo.pareto import pareto_mask, score_threshold
+from esmo.scoring import REFERENCE_ES_ID, _require_columns
+
+_COST_LABELS = {"n_iter": "total SMO iterations", "seconds": "total wall-clock time (s)"}
+_REFERENCE_STYLE = {"marker": "*", "s": 220, "color": "black", "zorder": 5, "label": "reference"}
+_THRESHOLD_COLOUR = "tab:blue"
+
+
+def save_figure(fig: Figure, *paths: str | Path, dpi: int = 200) -> None:
+    """Write ``fig`` to each path, in the format its suffix names (``.pdf``, ``.png``, ...)."""
+    if not paths:
+        raise ValueError("save_figure needs at least one path, e.g. 'fig.pdf', 'fig.png'")
+    for path in map(Path, paths):
+        if not path.suffix:
+            raise ValueError(f"{path} has no suffix; name the format, e.g. {path}.pdf")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fig.savefig(path, dpi=dpi, bbox_inches="tight")
+
+
+def configuration_labels(
+    es_table: pd.DataFrame, es_ids: Sequence[int], *, prefix: Sequence[str] | None = None
+) -> dict[str, int]:
+    """Legend labels ``"p=1356, tol=0.65"`` (plus ``r`` when not 1) for ``es_ids``, in order.
+
+    ``prefix`` adds a name per configuration, e.g. ``["j_low", "j_high"]``.
+    """
+    _require_columns(es_table, ["es_id", "patience", "es_tol"], "es_table")
+    indexed = es_table.set_index("es_id")
+    labels: dict[str, int] = {}
+    for k, es_id in enumerate(es_ids):
+        if es_id not in indexed.index:
+            raise ValueError(f"es_id {es_id} is not in the ES table")
+        row = indexed.loc[es_id]
+        text = f"p={int(row['patience'])}, tol={row['es_tol']:.3g}"
+        if "interval" in indexed.columns and int(row["interval"]) != 1:
+            text += f", r={int(row['interval'])}"
+        if prefix is not None:
+            text = f"{prefix[k]}: {text}"
+        labels[text] = int(es_id)
+    return labels
+
+
+def _merge_same_configuration(selected: Mapping[str, int]) -> dict[str, int]:
+    """Join the labels of one ``es_id`` (j_low and j_avg coincide in the thesis) into one entry."""
+    names: dict[int, list[str]] = {}
+    for label, es_id in selected.items():
+        names.setdefault(int(es_id), []).append(label)
+    return {" = ".join(labels): es_id for es_id, labels in names.items()}
+
+
+def _panels(n: int, ncols: int, title: str | None) -> tuple[Figure, list[Axes]]:
+    """A grid of ``n`` panels; unused grid cells are removed so ``fig.axes`` has ``n``."""
+    if n < 1:
+        raise ValueError("nothing to plot: pass at least one dataset")
+    ncols = min(ncols, n)
+    nrows = math.ceil(n / ncols)
+    with sns.axes_style("whitegrid"):
+        fig, grid = plt.subplots(
+            nrows, ncols, figsize=(4.2 * ncols, 3.5 * nrows), layout="constrained", squeeze=False
+        )
+    axes = list(grid.ravel())
+    for ax in axes[n:]:
+        ax.remove()
+    if title:
+        fig.suptitle(title)
+    return fig, axes[:n]
+
+
+def _search_rows(
+    outcome: pd.DataFrame, dataset: str, kernel: str, metric: str, columns: Sequence[str]
+) -> pd.DataFrame:
+    rows = outcome[
+        (outcome["dataset"] == dataset)
+        & (outcome["kernel"] == kernel)
+        & (outcome["metric"] == metric)
+    ]
+    if rows.empty:
+        raise ValueError(
+            f"no searches for dataset={dataset!r}, kernel={kernel!r}, metric={metric!r} in the "
+            "outcome table"
+        )
+    _require_columns(rows, ["es_id", *columns], "outcome")
+    if (rows["es_id"] == REFERENCE_ES_ID).sum() != 1:
+        raise ValueError(f"dataset {dataset!r} needs exactly one reference search (es_id = -1)")
+    return rows
+
+
+def _limits(ax: Axes, acc: np.ndarray, cost: np.ndarray) -> None:
+    """Frame the data (accuracy in %, cost on a log axis) so threshold lines do not rescale it."""
+    lo, hi = float(np.min(acc)) * 100, float(np.max(acc)) * 100
+    pad = max(0.5, 0.08 * (hi - lo))
+    ax.set_xlim(lo - pad, hi + pad)
+    ax.set_yscale("log")
+    positive = cost[cost > 0]
+    if positive.size:
+        ax.set_ylim(positive.min() / 1.6, positive.max() * 1.6)
+
+
+def _threshold(
+    ax: Axes, acc_ref: float, cost_ref: float, beta: float, colour: str, label: str
+) -> None:
+    """The line S = S_ref; vertical at beta = 1, where cost no longer counts."""
+    style = {"color": colour, "linestyle": "--", "linewidth": 1.3, "label": label}
+    if beta == 1.0:
+        ax.axvline(acc_ref * 100, **style)
+        return
+    lo, hi = ax.get_xlim()
+    grid = np.linspace(lo, hi, 200) / 100
+    cost = score_threshold(acc_ref, cost_ref, beta, grid)
+    ax.plot(grid * 100, np.where(cost > 0, cost, np.nan), **style)
+
+
+def _decorate(ax: Axes, dataset: str, cost: str, first_in_row: bool) -> None:
+    ax.set_title(dataset)
+    ax.set_xlabel("mean test accuracy (%)")
+    ax.set_ylabel(_COST_LABELS.get(cost, cost) if first_in_row else "")
+
+
+def _figure_legend(fig: Figure, axes: Sequence[Axes]) -> None:
+    """One legend below the panels, merging the panels' entries."""
+    entries: dict[str, object] = {}
+    for ax in axes:
+        for handle, label in zip(*ax.get_legend_handles_labels(), strict=True):
+            entries.setdefault(label, handle)
+    fig.legend(
+        list(entries.values()),
+        list(entries),
+        loc="outside lower center",
+        ncol=min(len(entries), 3),
+        frameon=False,
+    )
+
+
+def plot_pareto_fronts(
+    outcome: pd.DataFrame,
+    *,
+    kernel: str,
+    metric: str,
+    datasets: Sequence[str],
+    beta: float = 0.995,
+    cost: str = "n_iter",
+    accuracy: str = "test_accuracy_mean",
+    ncols: int = 3,
+    title: str | None = None,
+) -> Figure:
+    """Figs 4.1, 4.2, B.1, B.2: every ES configuration's cost against accuracy, per dataset.
+
+    Each panel shows the searches under all ES configurations, their Pareto
+    front, the reference search and the dashed line of equal score with it at
+    ``beta`` (searches right of / below it beat the reference).
+    """
+    fig, axes = _panels(len(datasets), ncols, title)
+    for k, (ax, dataset) in enumerate(zip(axes, datasets, strict=True)):
+        rows = _search_rows(outcome, dataset, kernel, metric, [cost, accuracy])
+        ref = rows[rows["es_id"] == REFERENCE_ES_ID].iloc[0]
+        es = rows[rows["es_id"] != REFERENCE_ES_ID]
+        acc, c = es[accuracy].to_numpy(float), es[cost].to_numpy(float)
+        front = pareto_mask(c, acc)
+        order = np.argsort(c[front], kind="stable")
+        ax.scatter(acc * 100, c, s=14, color="0.6", alpha=0.7, label="ES configuration")
+        ax.plot(
+            acc[front][order] * 100,
+            c[front][order],
+            "o-",
+            color="tab:orange",
+            ms=4,
+            lw=1.2,
+            label="Pareto front",
+        )
+        ax.scatter(ref[accuracy] * 100, ref[cost], **_REFERENCE_STYLE)
+        _limits(ax, np.append(acc, ref[accuracy]), np.append(c, ref[cost]))
+        _threshold(
+            ax, ref[accuracy], ref[cost], beta, _THRESHOLD_COLOUR, f"score threshold (β = {beta:g})"
+        )
+        _decorate(ax, dataset, cost, k % min(ncols, len(datasets)) == 0)
+    _figure_legend(fig, axes)
+    return fig
+
+
+def plot_selected_configurations(
+    outcome: pd.DataFrame,
+    selected: Mapping[str, int],
+    *,
+    kernel: str,
+    metric: str,
+    datasets: Sequence[str],
+    beta: float = 0.995,
+    cost: str = "n_iter",
+    accuracy: str = "test_accuracy_mean",
+    ncols: int = 3,
+    title: str | None = None,
+) -> Figure:
+    """Figs 4.3-4.5, 4.7, B.3, B.4: the reference against a few named ES configurations.
+
+    ``selected`` maps a legend label to an ``es_id`` (see ``configuration_labels``;
+    the top five of ``esmo.scoring.top_configurations`` or j_low/j_high/j_avg
+    of ``select_configurations``); labels of one ``es_id`` are merged
+    ("j_low = j_avg"). Horizontal bars show the accuracy's std
+    over folds when the outcome has ``test_accuracy_std``.
+    """
+    if not selected:
+        raise ValueError("selected is empty: name at least one ES configuration to compare")
+    selected = _merge_same_configuration(selected)
+    palette = sns.color_palette("colorblind", len(selected))
+    markers = ["o", "s", "D", "^", "v", "P", "X", "<", ">"]
+    fig, axes = _panels(len(datasets), ncols, title)
+    std = f"{accuracy.removesuffix('_mean')}_std"
+    for k, (ax, dataset) in enumerate(zip(axes, datasets, strict=True)):
+        rows = _search_rows(outcome, dataset, kernel, metric, [cost, accuracy]).set_index("es_id")
+        missing = [e for e in selected.values() if e not in rows.index]
+        if missing:
+            raise ValueError(f"es_id(s) {missing} have no search on dataset {dataset!r}")
+        ref = rows.loc[REFERENCE_ES_ID]
+        for n, (label, es_id) in enumerate(selected.items()):
+            row = rows.loc[es_id]
+            xerr = row[std] * 100 if std in rows.columns else None
+            ax.errorbar(
+                row[accuracy] * 100,
+                row[cost],
+                xerr=xerr,
+                fmt=markers[n % len(markers)],
+                color=palette[n],
+                ms=7,
+                capsize=3,
+                label=label,
+                zorder=4,
+            )
+        ax.scatter(ref[accuracy] * 100, ref[cost], **_REFERENCE_STYLE)
+        shown = rows.loc[[REFERENCE_ES_ID, *selected.values()]]
+        acc = shown[accuracy].to_numpy(float)
+        spread = shown[std].to_numpy(float) if std in rows.columns else np.zeros_like(acc)
+        _limits(ax, np.concatenate([acc - spread, acc + spread]), shown[cost].to_numpy(float))
+        _threshold(
+            ax, ref[accuracy], ref[cost], beta, _THRESHOLD_COLOUR, f"score threshold (β = {beta:g})"
+        )
+        _decorate(ax, dataset, cost, k % min(ncols, len(datasets)) == 0)
+    _figure_legend(fig, axes)
+    return fig
+
+
+def plot_score_by_dimension(
+    scores: pd.DataFrame,
+    selected: Mapping[str, int],
+    dimensions: Mapping[str, int],
+    *,
+    kernel: str = "rbf",
+    metric: str = "accuracy",
+    beta: float = 0.995,
+    title: str | None = None,
+) -> Figure:
+    """Fig 4.6: score of the reference and of each selected configuration against dimension.
+
+    ``dimensions`` maps each blob dataset's name to its dimension d; ``scores``
+    is ``esmo.scoring.scores_against_reference``'s table.
+    """
+    _require_columns(scores, ["dataset", "kernel", "metric", "es_id", "beta", "score"], "scores")
+    part = scores[
+        (scores["kernel"] == kernel)
+        & (scores["metric"] == metric)
+        & np.isclose(scores["beta"], beta, rtol=0.0, atol=1e-12)
+        & scores["dataset"].isin(list(dimensions))
+    ].assign(d=lambda t: t["dataset"].map(dimensions))
+    selected = _merge_same_configuration(selected)
+    curves = {"reference": REFERENCE_ES_ID, **selected}
+    palette = ["black", *sns.color_palette("colorblind", len(selected))]
+    with sns.axes_style("whitegrid"):
+        fig, ax = plt.subplots(figsize=(6.0, 4.0), layout="constrained")
+    for n, (label, es_id) in enumerate(curves.items()):
+        curve = part[part["es_id"] == es_id].sort_values("d")
+        if len(curve) != len(dimensions):
+            raise ValueError(
+                f"{label} (es_id {es_id}) has scores on {len(curve)} of the "
+                f"{len(dimensions)} datasets at beta={beta}"
+            )
+        ax.plot(
+            curve["d"],
+            curve["score"],
+            marker="o",
+            color=palette[n],
+            label=label,
+            linestyle="--" if es_id == REFERENCE_ES_ID else "-",
+        )
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(sorted(dimensions.values()), [str(d) for d in sorted(dimensions.values())])
+    ax.set_xlabel("dimension d")
+    ax.set_ylabel(f"score S (β = {beta:g})")
+    ax.legend(loc="best", frameon=True)
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def plot_best_per_beta(
+    outcome: pd.DataFrame,
+    best: pd.DataFrame,
+    *,
+    kernel: str,
+    metric: str,
+    datasets: Sequence[str],
+    cost: str = "n_iter",
+    accuracy: str = "test_accuracy_mean",
+    ncols: int = 3,
+    title: str | None = None,
+) -> Figure:
+    """Figs 5.1, 5.2: the reference against the best configuration of each beta.
+
+    ``best`` is ``esmo.scoring.best_per_beta``'s table (rows of ``kernel`` are
+    used). Each beta's configuration and its threshold line share a colour.
+    """
+    _require_columns(best, ["kernel", "beta", "es_id"], "best")
+    best = best[best["kernel"] == kernel].sort_values("beta")
+    if best.empty:
+        raise ValueError(f"best has no rows for kernel {kernel!r}")
+    # tab10's blue, orange, green, red, purple: the thesis' colours (sec 5.2 names them)
+    palette = sns.color_palette("tab10", len(best))
+    fig, axes = _panels(len(datasets), ncols, title)
+    for k, (ax, dataset) in enumerate(zip(axes, datasets, strict=True)):
+        rows = _search_rows(outcome, dataset, kernel, metric, [cost, accuracy]).set_index("es_id")
+        ref = rows.loc[REFERENCE_ES_ID]
+        shown = rows.loc[[REFERENCE_ES_ID, *best["es_id"]]]
+        _limits(ax, shown[accuracy].to_numpy(float), shown[cost].to_numpy(float))
+        for n, choice in enumerate(best.itertuples(index=False)):
+            row = rows.loc[choice.es_id]
+            # shrinking markers keep betas that chose the same configuration visible as rings
+            size = (6 + 4 * (len(best) - 1 - n)) ** 2  # diameters 4 pt apart
+            ax.scatter(
+                row[accuracy] * 100,
+                row[cost],
+                color=palette[n],
+                s=size,
+                zorder=4 + n,
+                edgecolor="white",
+                linewidth=0.6,
+                label=f"β = {choice.beta:g}",
+            )
+            _threshold(
+                ax, ref[accuracy], ref[cost], choice.beta, palette[n], f"β = {choice.beta:g}"
+            )
+        ax.scatter(ref[accuracy] * 100, ref[cost], **_REFERENCE_STYLE)
+        _decorate(ax, dataset, cost, k % min(ncols, len(datasets)) == 0)
+    _figure_legend(fig, axes)
+    return fig
+
+
+def plot_win_histogram(
+    wins: pd.DataFrame, *, title: str | None = None, n_datasets: int | None = None
+) -> Figure:
+    """Fig 5.3: how many ES configurations win on how many datasets (ties count half).
+
+    ``wins`` has one row per ES configuration with ``wins`` (from
+    ``esmo.scoring.count_wins`` or ``esmo.statistics.wilcoxon_holm``).
+    """
+    _require_columns(wins, ["wins"], "wins")
+    if n_datasets is None:
+        n_datasets = (
+            int(wins["n_datasets"].max())
+            if "n_datasets" in wins
+            else int(np.ceil(wins["wins"].max()))
+        )
+    levels = np.arange(0, 2 * n_datasets + 1) / 2
+    counts = wins["wins"].value_counts().reindex(levels, fill_value=0)
+    with sns.axes_style("whitegrid"):
+        fig, ax = plt.subplots(figsize=(6.0, 3.8), layout="constrained")
+    ax.bar(levels, counts.to_numpy(), width=0.4, color=sns.color_palette("colorblind")[0])
+    ax.set_xticks(np.arange(n_datasets + 1))
+    ax.set_xlabel(f"wins over the reference on {n_datasets} datasets (ties count half)")
+    ax.set_ylabel("number of ES configurations")
+    if title:
+        ax.set_title(title)
+    return fig
