@@ -1,0 +1,322 @@
+"""Appendix A's reference solvers: Keerthi's SMO and a plain transcription of Fan et al.
+
+Both solve the same C-SVC dual as LIBSVM and :mod:`esmo.smo`::
+
+    min_a 0.5 a'Qa - e'a   s.t.  0 <= a_i <= C,  y'a = 0,   Q_ij = y_i y_j K(x_i, x_j)
+
+with LIBSVM's stopping rule ``m(a) - M(a) < tol``, its two-variable update and
+clipping (``Solver::Solve`` in LIBSVM's ``svm.cpp``), and its bias
+(``Solver::calculate_rho``). They differ only in how the working set is chosen:
+
+* :func:`keerthi_smo` takes the maximal violating pair (Keerthi et al., 2001),
+  the first-order rule, on a precomputed kernel matrix;
+* :func:`plain_fan_smo` takes Fan, Chen and Lin's (2005) second-order rule
+  (WSS 2) and computes each kernel row when it needs it, as the thesis's
+  unoptimised version did. In exact arithmetic it visits the same working sets
+  as LIBSVM (``SVC(shrinking=False)``), ties included: like LIBSVM it takes the
+  last index among equal candidates.
+
+They are deliberately simple baselines for timing and correctness checks, not
+fast solvers; use :func:`esmo.smo.solve_smo` for real work.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
+
+from esmo.solver_result import SolverResult
+
+#: Kernels the reference solvers understand.
+KERNELS = ("linear", "rbf")
+
+#: Stand-in for a non-positive curvature ``K_ii + K_jj - 2 K_ij`` (Fan et al., 2005).
+TAU = 1e-12
+
+#: LIBSVM's default iteration limit.
+DEFAULT_MAX_ITER = 10_000_000
+
+
+def _check_positive(value: float, name: str, hint: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a real number, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value) or value <= 0:
+        raise ValueError(f"{name} must be a finite number > 0, got {value!r}; {hint}")
+    return value
+
+
+def _check_problem(
+    X: np.ndarray,
+    y: np.ndarray,
+    kernel: str,
+    C: float,
+    gamma: float,
+    tol: float,
+    max_iter: int,
+) -> tuple[np.ndarray, np.ndarray, float, float, float, int]:
+    """Validate and convert the inputs shared by both solvers."""
+    X = np.asarray(X, dtype=np.float64)
+    y = np.asarray(y)
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-D array (n_samples, n_features), got shape {X.shape}")
+    if y.ndim != 1:
+        raise ValueError(f"y must be a 1-D label array, got shape {y.shape}")
+    if X.shape[0] != y.shape[0]:
+        raise ValueError(
+            f"X has {X.shape[0]} rows but y has {y.shape[0]} labels; pass one label per row"
+        )
+    if not np.all(np.isfinite(X)):
+        raise ValueError("X contains NaN or infinite values; impute or drop them first")
+    if not np.all(np.isin(y, (-1, 1))):
+        found = np.unique(y).tolist()
+        raise ValueError(f"y must hold labels -1 and +1 only, got {found}; map the labels first")
+    if np.unique(y).size < 2:
+        raise ValueError("y holds a single class; an SVM needs both -1 and +1 samples")
+    if kernel not in KERNELS:
+        raise ValueError(f"unknown kernel {kernel!r}; choose one of {KERNELS}")
+    C = _check_positive(C, "C", "the box constraint 0 <= alpha <= C needs C > 0")
+    gamma = _check_positive(gamma, "gamma", "the RBF width gamma must be positive")
+    tol = _check_positive(tol, "tol", "the stopping tolerance must be positive")
+    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter < 1:
+        raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
+    return X, y.astype(np.float64), C, gamma, tol, int(max_iter)
+
+
+def dual_objective(alpha: np.ndarray, y: np.ndarray, K: np.ndarray) -> float:
+    """Dual objective ``0.5 a'Qa - e'a`` with ``Q = (y y') * K``; lower is better."""
+    ay = np.asarray(alpha, dtype=np.float64) * np.asarray(y, dtype=np.float64)
+    return float(0.5 * ay @ np.asarray(K) @ ay - np.sum(alpha))
+
+
+def _up_low_masks(alpha: np.ndarray, y: np.ndarray, C: float) -> tuple[np.ndarray, np.ndarray]:
+    """``I_up`` (``-y_t`` may still grow along ``y_t``) and ``I_low`` (may shrink).
+
+    Bounds are tested like LIBSVM's ``update_alpha_status``: ``a >= C`` is at the
+    upper bound, ``a <= 0`` at the lower bound.
+    """
+    below_c = alpha < C
+    above_0 = alpha > 0
+    positive = y > 0
+    i_up = np.where(positive, below_c, above_0)
+    i_low = np.where(positive, above_0, below_c)
+    return i_up, i_low
+
+
+def _violation_bounds(
+    minus_yg: np.ndarray, i_up: np.ndarray, i_low: np.ndarray
+) -> tuple[float, float]:
+    """``m(a) = max_{I_up} -y G`` and ``M(a) = min_{I_low} -y G`` (inf when empty)."""
+    m = float(np.max(minus_yg, where=i_up, initial=-np.inf))
+    M = float(np.min(minus_yg, where=i_low, initial=np.inf))
+    return m, M
+
+
+def _update_pair(
+    i: int,
+    j: int,
+    alpha: np.ndarray,
+    G: np.ndarray,
+    y: np.ndarray,
+    C: float,
+    quad: float,
+) -> tuple[float, float]:
+    """New ``(a_i, a_j)`` after minimising the dual along the pair, clipped to the box.
+
+    Follows LIBSVM's ``Solver::Solve``: take the unconstrained Newton step along
+    the direction that keeps ``y'a`` fixed, then move back onto the box edge that
+    was crossed while keeping ``a_i - a_j`` (labels differ) or ``a_i + a_j``
+    (labels equal) unchanged. ``quad = K_ii + K_jj - 2 K_ij`` is the curvature.
+    """
+    if quad <= 0:
+        quad = TAU
+    a_i, a_j = float(alpha[i]), float(alpha[j])
+    if y[i] != y[j]:
+        delta = (-G[i] - G[j]) / quad
+        diff = a_i - a_j  # conserved
+        a_i += delta
+        a_j += delta
+        if diff > 0:
+            if a_j < 0:
+                a_j, a_i = 0.0, diff
+        elif a_i < 0:
+            a_i, a_j = 0.0, -diff
+        if diff > 0:  # C_i - C_j == 0: one C for both classes
+            if a_i > C:
+                a_i, a_j = C, C - diff
+        elif a_j > C:
+            a_j, a_i = C, C + diff
+    else:
+        delta = (G[i] - G[j]) / quad
+        total = a_i + a_j  # conserved
+        a_i -= delta
+        a_j += delta
+        if total > C:
+            if a_i > C:
+                a_i, a_j = C, total - C
+        elif a_j < 0:
+            a_j, a_i = 0.0, total
+        if total > C:
+            if a_j > C:
+                a_j, a_i = C, total - C
+        elif a_i < 0:
+            a_i, a_j = 0.0, total
+    return a_i, a_j
+
+
+def _calculate_rho(alpha: np.ndarray, G: np.ndarray, y: np.ndarray, C: float) -> float:
+    """LIBSVM's bias: mean ``y G`` over free vectors, else the midpoint of the KKT bounds."""
+    yg = y * G
+    at_upper = alpha >= C
+    at_lower = alpha <= 0
+    free = ~(at_upper | at_lower)
+    if np.any(free):
+        return float(np.mean(yg[free]))
+    # rho must lie in [lb, ub]: bounded vectors on the "upper" side of the
+    # hyperplane cap it from above, those on the other side from below.
+    caps_above = (at_lower & (y > 0)) | (at_upper & (y < 0))
+    ub = float(np.min(yg, where=caps_above, initial=np.inf))
+    lb = float(np.max(yg, where=~caps_above, initial=-np.inf))
+    return (ub + lb) / 2
+
+
+def _finish(
+    alpha: np.ndarray, G: np.ndarray, y: np.ndarray, C: float, n_iter: int, hit_limit: bool
+) -> SolverResult:
+    # G = Qa - e, so 0.5 a'Qa - e'a = 0.5 a'(G - e); no kernel matrix needed.
+    objective = float(0.5 * alpha @ (G - 1.0))
+    return SolverResult(
+        alpha=alpha,
+        rho=_calculate_rho(alpha, G, y, C),
+        n_iter=n_iter,
+        max_iter_reached=hit_limit,
+        stopped_early=False,
+        objective=objective,
+    )
+
+
+def keerthi_smo(
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    kernel: str = "rbf",
+    C: float = 1.0,
+    gamma: float = 1.0,
+    tol: float = 1e-3,
+    max_iter: int = DEFAULT_MAX_ITER,
+) -> SolverResult:
+    """Keerthi et al.'s (2001) SMO with maximal-violating-pair selection.
+
+    Each iteration updates the pair ``i = argmax_{I_up} -y G``,
+    ``j = argmin_{I_low} -y G`` (first-order information only), which is why it
+    usually needs more iterations than Fan et al.'s second-order rule. The
+    kernel matrix is precomputed once; memory grows as ``n_samples**2``.
+
+    Parameters
+    ----------
+    X : array of shape (n_samples, n_features)
+    y : array of shape (n_samples,), labels in {-1, +1}
+    kernel : {"linear", "rbf"}
+    C, gamma, tol : positive floats
+        Box constraint, RBF width ``exp(-gamma ||x - z||^2)`` (ignored by the
+        linear kernel) and the tolerance of the stop ``m(a) - M(a) < tol``.
+    max_iter : int
+        Limit on pair updates; ``max_iter_reached`` tells whether it ended the run.
+    """
+    X, y, C, gamma, tol, max_iter = _check_problem(X, y, kernel, C, gamma, tol, max_iter)
+    K = linear_kernel(X) if kernel == "linear" else rbf_kernel(X, gamma=gamma)
+    n = X.shape[0]
+    alpha = np.zeros(n)
+    G = -np.ones(n)  # gradient Qa - e at a = 0
+    n_iter = 0
+    hit_limit = False
+    while True:
+        i_up, i_low = _up_low_masks(alpha, y, C)
+        minus_yg = -y * G
+        m, M = _violation_bounds(minus_yg, i_up, i_low)
+        if m - M < tol:
+            break
+        if n_iter >= max_iter:
+            hit_limit = True
+            break
+        i = int(np.argmax(np.where(i_up, minus_yg, -np.inf)))
+        j = int(np.argmin(np.where(i_low, minus_yg, np.inf)))
+        quad = K[i, i] + K[j, j] - 2.0 * K[i, j]
+        a_i, a_j = _update_pair(i, j, alpha, G, y, C, quad)
+        d_i, d_j = a_i - alpha[i], a_j - alpha[j]
+        alpha[i], alpha[j] = a_i, a_j
+        # Q[:, t] = y * y_t * K[:, t]
+        G += y * (K[:, i] * (y[i] * d_i) + K[:, j] * (y[j] * d_j))
+        n_iter += 1
+    return _finish(alpha, G, y, C, n_iter, hit_limit)
+
+
+def _kernel_row(X: np.ndarray, t: int, kernel: str, gamma: float) -> np.ndarray:
+    """``K(x_s, x_t)`` for every sample s, computed afresh (no cache)."""
+    x_t = X[t : t + 1]
+    row = linear_kernel(X, x_t) if kernel == "linear" else rbf_kernel(X, x_t, gamma=gamma)
+    return row[:, 0]
+
+
+def _last_argmax(values: np.ndarray) -> int:
+    """Index of the maximum, the last one among ties (LIBSVM scans with ``>=``)."""
+    return values.size - 1 - int(np.argmax(values[::-1]))
+
+
+def plain_fan_smo(
+    X: np.ndarray,
+    y: np.ndarray,
+    *,
+    kernel: str = "rbf",
+    C: float = 1.0,
+    gamma: float = 1.0,
+    tol: float = 1e-3,
+    max_iter: int = DEFAULT_MAX_ITER,
+) -> SolverResult:
+    """Fan, Chen and Lin's (2005) SMO, transcribed plainly from their pseudocode.
+
+    Working-set selection WSS 2: ``i = argmax_{I_up} -y G``; then among
+    ``t in I_low`` with ``b_it = m(a) + y_t G_t > 0`` the ``j`` minimising
+    ``-b_it**2 / a_it``, ``a_it = K_ii + K_tt - 2 K_it`` (``TAU`` if not
+    positive). Kernel rows ``K[:, i]`` and ``K[:, j]`` are recomputed every
+    iteration: nothing is cached, so the cost per iteration is two kernel rows,
+    as in the thesis's unoptimised version. Parameters as in :func:`keerthi_smo`.
+    """
+    X, y, C, gamma, tol, max_iter = _check_problem(X, y, kernel, C, gamma, tol, max_iter)
+    n = X.shape[0]
+    # The diagonal enters every curvature a_it; LIBSVM keeps it too (QD).
+    diag = np.ones(n) if kernel == "rbf" else np.einsum("ij,ij->i", X, X)
+    alpha = np.zeros(n)
+    G = -np.ones(n)
+    n_iter = 0
+    hit_limit = False
+    while True:
+        i_up, i_low = _up_low_masks(alpha, y, C)
+        minus_yg = -y * G
+        m, M = _violation_bounds(minus_yg, i_up, i_low)
+        if m - M < tol:
+            break
+        # i: maximal violation from I_up
+        i = _last_argmax(np.where(i_up, minus_yg, -np.inf))
+        K_i = _kernel_row(X, i, kernel, gamma)
+        # j: largest second-order decrease among the violating partners in I_low
+        b = m - minus_yg
+        candidates = i_low & (b > 0)
+        if not np.any(candidates):
+            break  # no partner decreases the objective: LIBSVM stops here too
+        a = diag[i] + diag - 2.0 * K_i
+        a = np.where(a > 0, a, TAU)
+        gain = np.where(candidates, -(b * b) / np.where(candidates, a, 1.0), np.inf)
+        j = _last_argmax(-gain)
+        if n_iter >= max_iter:
+            hit_limit = True
+            break
+        a_i, a_j = _update_pair(i, j, alpha, G, y, C, diag[i] + diag[j] - 2.0 * K_i[j])
+        d_i, d_j = a_i - alpha[i], a_j - alpha[j]
+        alpha[i], alpha[j] = a_i, a_j
+        K_j = _kernel_row(X, j, kernel, gamma)
+        G += y * (K_i * (y[i] * d_i) + K_j * (y[j] * d_j))
+        n_iter += 1
+    return _finish(alpha, G, y, C, n_iter, hit_limit)
