@@ -1,0 +1,29 @@
+"""esmo: early stopping inside SMO for SVM hyperparameter tuning.
+
+Reproduces the thesis experiments; the protocol is
+../shared/notes/thesis-protocol.md and the data contracts are in
+docs/architecture.md. Run with `snakemake --profile profiles/default`.
+"""
+
+from snakemake.utils import min_version, validate
+
+min_version("8.0")
+
+
+configfile: os.path.join(workflow.basedir, "config", "config.yaml")
+
+
+validate(config, "config/schema.yaml")
+
+
+report: "workflow/report/workflow.rst"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        data_products(),

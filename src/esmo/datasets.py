@@ -1,0 +1,306 @@
+"""The LIBSVM datasets of the thesis: registry, fetching, verification, normalisation.
+
+Downloads are verified by content, not bytes (protocol §1): the official files
+and their mirrors differ in line endings and trailing spaces, so a file is
+accepted when its parsed arrays have the expected shape, class counts and
+digest. A fetch writes to a temporary file and moves it into place only after
+verification, so a failed or corrupt download never looks like a valid output.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import tempfile
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from sklearn.datasets import load_svmlight_file
+from sklearn.preprocessing import MinMaxScaler
+
+#: The LIBSVM binary-classification data page, where the official files live.
+DEFAULT_BASE_URL = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/"
+
+#: Schemes that make ``mirror`` a URL rather than a local folder.
+_URL_SCHEMES = ("http", "https", "ftp", "file")
+
+
+@dataclass(frozen=True)
+class DatasetSpec:
+    """What a LIBSVM dataset must look like once parsed.
+
+    ``class_counts`` are the counts of labels -1 and +1 after mapping, and
+    ``digest`` is :func:`array_digest` of the parsed, unnormalised arrays.
+    """
+
+    name: str
+    filename: str
+    n_features: int
+    n_samples: int
+    class_counts: tuple[int, int]
+    digest: str
+
+
+#: The eight datasets of protocol §1 (training files only, unscaled originals).
+#: Digests were computed once from the offline copies described in
+#: ``../shared/datasets/libsvm/SOURCES.md``.
+REGISTRY: dict[str, DatasetSpec] = {
+    spec.name: spec
+    for spec in (
+        DatasetSpec(
+            "a1a",
+            "a1a",
+            123,
+            1605,
+            (1210, 395),
+            "f3640367a450ca29766f533ddbfad5b808b83a2cdd36f1857b0c82ce085e67b3",
+        ),
+        DatasetSpec(
+            "australian",
+            "australian",
+            14,
+            690,
+            (383, 307),
+            "0769d4b5cd792cf5e5227b5341ead84bc2ca408e4c2ce1e4c4f0783f57ab0787",
+        ),
+        DatasetSpec(
+            "breast-cancer",
+            "breast-cancer",
+            10,
+            683,
+            (444, 239),
+            "e14140ad595251e94165d455fc159f96c23e6f27c0b486cfaa644b3e65d8cf83",
+        ),
+        DatasetSpec(
+            "diabetes",
+            "diabetes",
+            8,
+            768,
+            (268, 500),
+            "9c556497cadb4554e85fd26388199827e43de001095da54b9408a04455cb646e",
+        ),
+        DatasetSpec(
+            "fourclass",
+            "fourclass",
+            2,
+            862,
+            (555, 307),
+            "837114e2f72e200eddb111f7583baaca8601600a77df70260ec36f7476a67673",
+        ),
+        DatasetSpec(
+            "german.numer",
+            "german.numer",
+            24,
+            1000,
+            (700, 300),
+            "d5f9c95def87b4210b349ca01c91f25777c7c322334a2177d3e553ff400389d6",
+        ),
+        DatasetSpec(
+            "splice",
+            "splice",
+            60,
+            1000,
+            (483, 517),
+            "53c055b77c1eae698b5a7848f2885e796d92baecf69cfe748b25a837c176bfe5",
+        ),
+        DatasetSpec(
+            "w1a",
+            "w1a",
+            300,
+            2477,
+            (2405, 72),
+            "15dab042ceb4249e4b1607e19cf974e91a659d16e95daf88b81b5e2a22cff5af",
+        ),
+    )  # fmt: skip
+}
+
+
+class DatasetVerificationError(ValueError):
+    """A parsed dataset differs from its registry entry."""
+
+
+class DownloadError(OSError):
+    """A dataset could not be fetched from its URL or mirror."""
+
+
+def get_spec(name: str) -> DatasetSpec:
+    """The registry entry of ``name``, with a clear error for unknown names."""
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise KeyError(
+            f"unknown LIBSVM dataset {name!r}; known datasets: {', '.join(sorted(REGISTRY))}"
+        ) from None
+
+
+def array_digest(X: np.ndarray, y: np.ndarray) -> str:
+    """SHA-256 of the shape, dense float64 ``X`` and int8 ``y``.
+
+    Hashing the parsed arrays rather than the file makes the check independent
+    of line endings, trailing spaces and number formatting.
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.int8)
+    h = hashlib.sha256()
+    h.update(np.asarray(X.shape, dtype=np.int64).tobytes())
+    h.update(X.tobytes())
+    h.update(y.tobytes())
+    return h.hexdigest()
+
+
+def map_labels(labels: np.ndarray) -> np.ndarray:
+    """Map two distinct labels to {-1, +1} as int8, the larger becoming +1."""
+    labels = np.asarray(labels)
+    classes = np.unique(labels)
+    if classes.size != 2:
+        raise ValueError(
+            f"expected exactly two distinct labels for binary classification, found "
+            f"{classes.size}: {classes[:10].tolist()}"
+        )
+    return np.where(labels == classes[1], 1, -1).astype(np.int8)
+
+
+def load(path: str | os.PathLike[str], name: str) -> tuple[np.ndarray, np.ndarray]:
+    """Parse a LIBSVM file into dense float64 ``X`` and int8 ``y`` in {-1, +1}.
+
+    The number of features comes from the registry, because some training files
+    do not use the last features (a1a uses 1..119 of 123).
+    """
+    spec = get_spec(name)
+    try:
+        X, labels = load_svmlight_file(
+            os.fspath(path), n_features=spec.n_features, zero_based=False, dtype=np.float64
+        )
+    except ValueError as exc:
+        raise DatasetVerificationError(
+            f"{path} is not a valid LIBSVM file for {name!r} ({spec.n_features} features): {exc}"
+        ) from exc
+    return np.asarray(X.toarray(), dtype=np.float64), map_labels(labels)
+
+
+def verify(X: np.ndarray, y: np.ndarray, name: str) -> None:
+    """Check parsed arrays against the registry; the error lists every difference."""
+    spec = get_spec(name)
+    problems = []
+    if X.shape != (spec.n_samples, spec.n_features):
+        problems.append(
+            f"shape {X.shape} instead of ({spec.n_samples}, {spec.n_features}) (rows, features)"
+        )
+    counts = (int(np.sum(y == -1)), int(np.sum(y == 1)))
+    if counts != spec.class_counts:
+        problems.append(f"class counts (-1, +1) = {counts} instead of {spec.class_counts}")
+    if not problems and array_digest(X, y) != spec.digest:
+        problems.append(
+            "same shape and class counts but different values (digest "
+            f"{array_digest(X, y)[:12]}... instead of {spec.digest[:12]}...)"
+        )
+    if problems:
+        raise DatasetVerificationError(
+            f"dataset {name!r} does not match the LIBSVM original: {'; '.join(problems)}. "
+            "The file is truncated, corrupted or a different version; fetch it again."
+        )
+
+
+def _is_url(location: str) -> bool:
+    return urllib.parse.urlparse(location).scheme in _URL_SCHEMES
+
+
+def source_location(
+    name: str, *, mirror: str | os.PathLike[str] | None = None, base_url: str = DEFAULT_BASE_URL
+) -> str:
+    """Where ``name`` is fetched from: the mirror (folder or URL) if given, else ``base_url``."""
+    filename = get_spec(name).filename
+    root = os.fspath(mirror) if mirror is not None else base_url
+    if _is_url(root):
+        return root.rstrip("/") + "/" + urllib.parse.quote(filename)
+    return os.path.join(root, filename)
+
+
+def _download(url: str, target: Path, timeout: float) -> None:
+    with urllib.request.urlopen(url, timeout=timeout) as response, open(target, "wb") as out:
+        shutil.copyfileobj(response, out)
+
+
+def fetch(
+    name: str,
+    dest: str | os.PathLike[str],
+    *,
+    mirror: str | os.PathLike[str] | None = None,
+    base_url: str = DEFAULT_BASE_URL,
+    retries: int = 3,
+    timeout: float = 60.0,
+) -> Path:
+    """Fetch dataset ``name`` to ``dest`` and verify it by content.
+
+    ``mirror`` is a local folder or a base URL holding the LIBSVM files under
+    their official names; without it the file comes from ``base_url``. Network
+    failures and corrupt transfers are retried ``retries`` times with
+    exponential backoff. ``dest`` appears only once the file has been verified.
+    """
+    if retries < 1:
+        raise ValueError(f"retries must be >= 1, got {retries}")
+    spec = get_spec(name)
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    source = source_location(name, mirror=mirror, base_url=base_url)
+    remote = _is_url(source)
+    if not remote and not os.path.isfile(source):
+        raise DownloadError(
+            f"mirror folder {os.fspath(mirror)!r} has no file {spec.filename!r} "
+            f"(looked for {source}); the mirror must hold the LIBSVM files under their "
+            "official names."
+        )
+    attempts = retries if remote else 1
+    last_error: Exception | None = None
+    for attempt in range(attempts):
+        if attempt:
+            time.sleep(min(2.0**attempt, 30.0))
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
+        os.close(fd)
+        tmp = Path(tmp_name)
+        try:
+            if remote:
+                _download(source, tmp, timeout)
+            else:
+                shutil.copyfile(source, tmp)
+            verify(*load(tmp, name), name)
+            os.replace(tmp, dest)
+            return dest
+        except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
+            last_error = exc
+        except DatasetVerificationError as exc:
+            if not remote:
+                raise DatasetVerificationError(f"{source}: {exc}") from exc
+            last_error = exc
+        finally:
+            tmp.unlink(missing_ok=True)
+    if isinstance(last_error, DatasetVerificationError):
+        raise DatasetVerificationError(
+            f"{source} failed verification {attempts} times: {last_error}"
+        ) from last_error
+    raise DownloadError(
+        f"could not download {source} after {attempts} attempts ({last_error}). If this "
+        "machine is offline, fetch from a mirror instead: pass mirror= a folder or base URL "
+        "holding the LIBSVM files (e.g. mirror='../shared/datasets/libsvm')."
+    ) from last_error
+
+
+def minmax_normalise(X: np.ndarray, *, fit: np.ndarray | None = None) -> np.ndarray:
+    """Min-max scale each feature to [0, 1], with minima and maxima taken from ``fit``.
+
+    ``fit`` defaults to ``X`` itself (the thesis normalises over the whole
+    dataset); the result is then clipped to [0, 1] to remove rounding excess.
+    A feature constant in ``fit`` maps to 0, as scikit-learn's scaler does.
+    """
+    X = np.asarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X must be a 2-D array (samples x features), got shape {X.shape}")
+    if fit is None:
+        return np.clip(MinMaxScaler().fit_transform(X), 0.0, 1.0)
+    return MinMaxScaler().fit(np.asarray(fit, dtype=np.float64)).transform(X)

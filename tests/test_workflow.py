@@ -1,0 +1,155 @@
+"""The Snakemake workflow: full DAG, reduced config end to end, report, lint, format."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+import yaml
+
+from esmo.datasets import REGISTRY, array_digest
+
+REPO = Path(__file__).resolve().parents[1]
+MIRROR = Path(os.environ.get("ESMO_LIBSVM_MIRROR", REPO.parent / "shared" / "datasets" / "libsvm"))
+
+pytestmark = pytest.mark.workflow
+
+
+def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+    """Run the project's Snakefile in ``workdir`` with the test interpreter's Snakemake."""
+    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile")]
+    cmd += ["--directory", str(workdir), *args]
+    result = subprocess.run(cmd, capture_output=True, text=True, cwd=REPO, check=False)
+    if check and result.returncode != 0:
+        pytest.fail(f"{' '.join(cmd)} failed:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def test_dry_run_of_the_full_config(tmp_path):
+    out = snakemake(tmp_path, "-n", "--cores", "2").stdout
+    counts = {
+        line.split()[0]: int(line.split()[1])
+        for line in out.splitlines()
+        if len(line.split()) == 2 and line.split()[1].isdigit()
+    }
+    assert counts["download_libsvm"] == 8
+    assert counts["prepare_libsvm"] == 8
+    assert counts["make_blobs"] == 7
+    assert counts["make_splits"] == 15
+    assert counts["sample_svm_configs"] == 2
+
+
+def test_lint_has_no_findings(tmp_path):
+    result = snakemake(tmp_path, "--lint")
+    assert "Congratulations, your workflow is in a good condition!" in result.stdout + result.stderr
+
+
+def test_snakefmt_clean():
+    files = [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]
+    snakefmt = Path(sys.executable).with_name("snakefmt")
+    result = subprocess.run(
+        [str(snakefmt), "--check", *map(str, files)], capture_output=True, text=True, check=False
+    )
+    assert result.returncode == 0, result.stderr
+
+
+@pytest.fixture(scope="module")
+def reduced_run(tmp_path_factory):
+    """The reduced config run end to end from the offline mirror."""
+    if not (MIRROR / "fourclass").is_file():
+        pytest.skip(f"LIBSVM mirror not found at {MIRROR}; set ESMO_LIBSVM_MIRROR")
+    workdir = tmp_path_factory.mktemp("reduced")
+    mirror_config = workdir / "mirror.yaml"
+    mirror_config.write_text(yaml.safe_dump({"datasets": {"mirror": str(MIRROR.resolve())}}))
+    configs = [str(REPO / "config" / "test.yaml"), str(mirror_config)]
+    snakemake(workdir, "--cores", "2", "--configfile", *configs)
+    return workdir, configs
+
+
+def test_reduced_config_runs_end_to_end(reduced_run):
+    workdir, _ = reduced_run
+    test_config = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
+    libsvm = list(dict.fromkeys(sum(test_config["experiments"].values(), [])))
+    blobs = [f"blobs-d{d}" for d in test_config["synthetic"]["dimensions"]]
+    for name in libsvm + blobs:
+        with np.load(workdir / "results" / "data" / f"{name}.npz") as data:
+            X, y = data["X"], data["y"]
+        meta = json.loads((workdir / "results" / "data" / f"{name}.json").read_text())
+        assert X.dtype == np.float64 and y.dtype == np.int8
+        assert X.min() >= 0.0 and X.max() <= 1.0, "features are min-max normalised"
+        assert set(np.unique(y)) == {-1, 1}
+        assert meta["digest"] == array_digest(X, y)
+        if name in REGISTRY:
+            assert meta["raw_digest"] == REGISTRY[name].digest
+            assert (meta["class_counts"]["-1"], meta["class_counts"]["+1"]) == REGISTRY[
+                name
+            ].class_counts
+        with np.load(workdir / "results" / "splits" / f"{name}.npz") as splits:
+            assert len(splits.files) == 15  # five folds, three parts each
+            for k in range(5):
+                parts = [splits[f"{part}_{k}"] for part in ("train", "val", "test")]
+                assert np.array_equal(np.sort(np.concatenate(parts)), np.arange(y.size))
+    assert (workdir / "resources" / "libsvm" / "fourclass").is_file()
+    svm = pd.read_csv(workdir / "results" / "configs" / "svm_rbf.csv")
+    assert list(svm.columns) == ["config_id", "C", "gamma", "tol"] and len(svm) == 6
+    assert pd.read_csv(workdir / "results" / "configs" / "svm_linear.csv")["gamma"].isna().all()
+    assert len(pd.read_csv(workdir / "results" / "configs" / "es.csv")) == 5
+    es_interval = pd.read_csv(workdir / "results" / "configs" / "es_interval.csv")
+    assert len(es_interval) == 8 and list(es_interval.columns)[-1] == "interval"
+    summary = pd.read_csv(workdir / "results" / "data" / "summary.csv")
+    assert list(summary["dataset"]) == libsvm + blobs
+    for rule_logs in ("download", "data", "splits", "configs"):
+        assert any((workdir / "logs" / rule_logs).iterdir())
+
+
+def test_rerun_has_nothing_to_do(reduced_run):
+    workdir, configs = reduced_run
+    result = snakemake(workdir, "-n", "--cores", "2", "--configfile", *configs)
+    assert "Nothing to be done" in result.stdout + result.stderr
+
+
+def test_report_is_built(reduced_run):
+    workdir, configs = reduced_run
+    report = workdir / "report.html"
+    snakemake(workdir, "--configfile", *configs, "--report", str(report))
+    text = report.read_text(errors="replace")
+    assert report.stat().st_size > 10_000 and "svm_rbf.csv" in text
+
+
+def _download_only(workdir: Path, datasets: dict) -> subprocess.CompletedProcess:
+    config = workdir / "download.yaml"
+    config.write_text(yaml.safe_dump({"datasets": datasets}))
+    return snakemake(
+        workdir, "resources/libsvm/fourclass", "--cores", "1", "--configfile", str(config),
+        check=False,
+    )  # fmt: skip
+
+
+def test_offline_download_fails_naming_the_mirror_option(tmp_path):
+    # Port 9 (discard) on localhost refuses connections: an offline machine.
+    result = _download_only(tmp_path, {"base_url": "http://127.0.0.1:9/", "retries": 1})
+    assert result.returncode != 0
+    log = (tmp_path / "logs" / "download" / "fourclass.log").read_text()
+    assert "datasets.mirror" in log and "../shared/datasets/libsvm" in log
+    assert not (tmp_path / "resources" / "libsvm" / "fourclass").exists()
+
+
+def test_corrupt_mirror_file_leaves_no_output(tmp_path):
+    if not (MIRROR / "fourclass").is_file():
+        pytest.skip(f"LIBSVM mirror not found at {MIRROR}; set ESMO_LIBSVM_MIRROR")
+    mirror = tmp_path / "mirror"
+    mirror.mkdir()
+    lines = (MIRROR / "fourclass").read_bytes().splitlines(keepends=True)
+    (mirror / "fourclass").write_bytes(b"".join(lines[:-10]))  # truncated
+    workdir = tmp_path / "work"
+    workdir.mkdir()
+    result = _download_only(workdir, {"mirror": str(mirror)})
+    assert result.returncode != 0
+    assert "shape (852, 2) instead of (862, 2)" in result.stdout + result.stderr
+    assert not [p for p in workdir.glob("resources/**/*") if p.is_file()], "no partial file"
