@@ -21,9 +21,14 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
+include: "workflow/rules/sweeps.smk"
+include: "workflow/rules/e1.smk"
+include: "workflow/rules/e2.smk"
 
 
 rule all:
     default_target: True
     input:
         data_products(),
+        e1_products(),
+        e2_products(),

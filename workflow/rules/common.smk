@@ -40,6 +40,14 @@ def _check_config(cfg):
             f"splits.runs = {cfg['splits']['runs']} exceeds splits.n_folds = "
             f"{cfg['splits']['n_folds']}; use at most n_folds runs"
         )
+    e1 = set(cfg["experiments"]["e1"])
+    for key in ("low_complexity", "high_complexity"):
+        outside = sorted(set(cfg["scoring"][key]) - e1)
+        if outside:
+            problems.append(
+                f"scoring.{key} names {outside}, which experiments.e1 does not use; "
+                "list only E1 datasets there"
+            )
     if problems:
         raise WorkflowError("Invalid configuration:\n  " + "\n  ".join(problems))
 
@@ -75,3 +83,56 @@ def data_products():
         + ["results/configs/es.csv", "results/configs/es_interval.csv"]
         + ["results/data/summary.csv"]
     )
+
+
+def n_chunks(n_configs):
+    """Training jobs per (dataset, kernel, run): chunks of sweeps.chunk_size configurations."""
+    return -(-n_configs // config["sweeps"]["chunk_size"])
+
+
+def sweep_metrics(wildcards):
+    """Objectives tracked by a sweep: E1's datasets track both (app. B); E2 and E4 accuracy."""
+    if wildcards.es_table == "es" and wildcards.dataset in config["experiments"]["e1"]:
+        return config["sweeps"]["metrics"]
+    return ["accuracy"]
+
+
+def sweep_chunks(wildcards):
+    """Every training-job table of one (ES table, dataset, kernel)."""
+    return expand(
+        "results/sweeps/{es_table}/{dataset}/{kernel}/fold{fold}_chunk{chunk}.csv",
+        es_table=wildcards.es_table,
+        dataset=wildcards.dataset,
+        kernel=wildcards.kernel,
+        fold=range(config["splits"]["runs"]),
+        chunk=range(n_chunks(config["sampling"]["n_svm_configs"])),
+    )
+
+
+def complexity_groups():
+    """Datasets that select j_low, j_high and j_avg (thesis sec 3.3)."""
+    return {
+        "low": config["scoring"]["low_complexity"],
+        "high": config["scoring"]["high_complexity"],
+        "avg": config["experiments"]["e1"],
+    }
+
+
+def e1_products():
+    """E1 and appendix B tables and figures."""
+    return expand(
+        "results/e1/figures/{figure}_{metric}_{kernel}.{ext}",
+        figure=["pareto", "top", "selected", "best_per_beta", "wins"],
+        metric=config["sweeps"]["metrics"],
+        kernel=config["sweeps"]["kernels"],
+        ext=["pdf", "png"],
+    ) + ["results/e1/wilcoxon.csv", "results/e1/table_5_2.csv"]
+
+
+def e2_products():
+    """E2 summary and figures 4.6 and 4.7."""
+    return expand(
+        "results/e2/figures/{figure}_accuracy_rbf.{ext}",
+        figure=["score_by_dimension", "selected"],
+        ext=["pdf", "png"],
+    ) + ["results/e2/summary.csv"]

@@ -1,0 +1,125 @@
+"""One training job of the early-stopping sweeps (E1, E2, appendix B, E4).
+
+Early stopping never changes the SMO path, only where it ends (protocol §5), so
+each SVM configuration is trained once to convergence while every
+early-stopping configuration, for every objective, is tracked inside that run.
+The job's output is a tidy table that the scoring module aggregates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from esmo.early_stopping import sweep_early_stopping
+from esmo.scoring import REFERENCE_ES_ID
+
+#: Columns of a training-job table, in order (docs/architecture.md).
+COLUMNS = [
+    "dataset",
+    "kernel",
+    "metric",
+    "fold",
+    "config_id",
+    "es_id",
+    "n_iter",
+    "stopped_early",
+    "max_iter_reached",
+    "val_accuracy",
+    "test_accuracy",
+]
+
+
+def config_chunk(svm_configs: pd.DataFrame, chunk: int, chunk_size: int) -> pd.DataFrame:
+    """The ``chunk``-th block of ``chunk_size`` SVM configurations, in id order."""
+    if chunk < 0 or chunk_size < 1:
+        raise ValueError(f"chunk must be >= 0 and chunk_size >= 1, got {chunk}, {chunk_size}")
+    ordered = svm_configs.sort_values("config_id", kind="stable")
+    block = ordered.iloc[chunk * chunk_size : (chunk + 1) * chunk_size]
+    if block.empty:
+        raise ValueError(
+            f"chunk {chunk} of size {chunk_size} is empty: there are only "
+            f"{len(ordered)} SVM configurations"
+        )
+    return block
+
+
+def n_chunks(n_configs: int, chunk_size: int) -> int:
+    """How many chunks of ``chunk_size`` cover ``n_configs`` configurations."""
+    return max(1, -(-n_configs // chunk_size))
+
+
+def sweep_chunk(
+    fold_data: tuple[np.ndarray, ...],
+    svm_configs: pd.DataFrame,
+    es_configs: pd.DataFrame,
+    *,
+    metrics: Sequence[str],
+    kernel: str,
+    max_iter: int,
+    dataset: str,
+    fold: int,
+) -> pd.DataFrame:
+    """Train each SVM configuration once and track every ES configuration.
+
+    ``fold_data`` is ``(X_train, y_train, X_val, y_val, X_test, y_test)``;
+    ``es_configs`` has ``es_id, patience, es_tol, interval``; every
+    configuration is tracked once per objective in ``metrics``.
+    """
+    X_tr, y_tr, X_val, y_val, X_te, y_te = fold_data
+    tracked = pd.concat([es_configs.assign(metric=metric) for metric in metrics], ignore_index=True)
+    frames = []
+    for row in svm_configs.itertuples(index=False):
+        gamma = float(row.gamma) if kernel == "rbf" else 1.0
+        result = sweep_early_stopping(
+            X_tr,
+            y_tr,
+            X_val,
+            y_val,
+            tracked[["patience", "es_tol", "interval", "metric"]],
+            kernel=kernel,
+            C=float(row.C),
+            gamma=gamma,
+            tol=float(row.tol),
+            max_iter=max_iter,
+            X_test=X_te,
+            y_test=y_te,
+        )
+        ref = result.reference
+        es_rows = pd.DataFrame(
+            {
+                "metric": tracked["metric"].to_numpy(),
+                "es_id": tracked["es_id"].to_numpy(),
+                "n_iter": result.table["stop_iter"].to_numpy(),
+                "stopped_early": result.table["stopped_early"].to_numpy(),
+                "max_iter_reached": ref["max_iter_reached"]
+                & ~result.table["stopped_early"].to_numpy(),
+                "val_accuracy": result.table["val_accuracy"].to_numpy(),
+                "test_accuracy": result.table["test_accuracy"].to_numpy(),
+            }
+        )
+        ref_rows = pd.DataFrame(
+            {
+                "metric": list(metrics),
+                "es_id": REFERENCE_ES_ID,
+                "n_iter": ref["n_iter"],
+                "stopped_early": False,
+                "max_iter_reached": ref["max_iter_reached"],
+                "val_accuracy": ref["val_accuracy"],
+                "test_accuracy": ref["test_accuracy"],
+            }
+        )
+        frames.append(
+            pd.concat([ref_rows, es_rows], ignore_index=True).assign(config_id=int(row.config_id))
+        )
+    table = pd.concat(frames, ignore_index=True).assign(dataset=dataset, kernel=kernel, fold=fold)
+    table = table.astype(
+        {"n_iter": "int64", "stopped_early": "bool", "max_iter_reached": "bool", "es_id": "int64"}
+    )
+    return (
+        table[COLUMNS]
+        .sort_values(["metric", "es_id", "config_id"], kind="stable")
+        .reset_index(drop=True)
+    )

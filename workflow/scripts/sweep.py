@@ -1,0 +1,47 @@
+"""One training job: a chunk of SVM configurations on one fold, every ES configuration tracked."""
+
+import logging
+import time
+
+import numpy as np
+import pandas as pd
+
+from esmo.splits import fold_arrays, load_splits
+from esmo.training import config_chunk, sweep_chunk
+
+logging.basicConfig(
+    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
+)
+try:
+    wc = snakemake.wildcards
+    fold, chunk = int(wc.fold), int(wc.chunk)
+    with np.load(snakemake.input.data) as data:
+        X, y = data["X"], data["y"]
+    parts = fold_arrays(X, y, load_splits(snakemake.input.splits), fold, snakemake.params.normalise)
+    svm_configs = config_chunk(pd.read_csv(snakemake.input.svm), chunk, snakemake.params.chunk_size)
+    es_configs = pd.read_csv(snakemake.input.es)
+    start = time.perf_counter()
+    table = sweep_chunk(
+        parts,
+        svm_configs,
+        es_configs,
+        metrics=snakemake.params.metrics,
+        kernel=wc.kernel,
+        max_iter=snakemake.params.max_iter,
+        dataset=wc.dataset,
+        fold=fold,
+    )
+    table.to_csv(snakemake.output[0], index=False)
+    logging.info(
+        "%s %s fold %d chunk %d: %d SVM configurations x %d ES configurations in %.1f s",
+        wc.dataset,
+        wc.kernel,
+        fold,
+        chunk,
+        len(svm_configs),
+        len(es_configs),
+        time.perf_counter() - start,
+    )
+except Exception:
+    logging.exception("sweep failed")
+    raise
