@@ -1,0 +1,239 @@
+"""Benchmark the numba SMO solver against LIBSVM (scikit-learn's SVC, shrinking off).
+
+Prints four tables (not a test; timings depend on the machine):
+
+1. per dataset, ``--n-configs`` RBF configurations sampled as in protocol
+   section 3, fitted on a 60 % stratified training part: median and total fit
+   time of esmo and LIBSVM, their ratio, and how often the iteration counts agree;
+2. time per iteration with early stopping checked every iteration (patience
+   never exhausted, so both runs take the same path) against no early stopping;
+3. a sweep of ``--n-es`` early-stopping configurations against one plain fit;
+4. training time against n on subsets of a larger file (a1a.t) for both solvers.
+
+Goals: total time <= LIBSVM's; early stopping <= +10 % per iteration; a
+100-configuration sweep <= 1.5x a plain fit; n = 30k within 2x LIBSVM.
+
+Usage: ``python benchmarks/bench_solver.py [--mirror DIR] [--n-configs 100]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from sklearn.datasets import load_svmlight_file
+from sklearn.model_selection import train_test_split
+from sklearn.svm import SVC
+
+from esmo.datasets import load, minmax_normalise
+from esmo.early_stopping import EarlyStopping, sweep_early_stopping
+from esmo.sampling import sample_es_configs, sample_svm_configs
+from esmo.smo import solve_smo
+
+DATASETS = [
+    "a1a",
+    "australian",
+    "breast-cancer",
+    "diabetes",
+    "fourclass",
+    "german.numer",
+    "splice",
+    "w1a",
+]
+RBF_SPACE = {"log2_C": (-5, 15), "log2_gamma": (-15, 3), "log2_tol": (-8, -1)}
+ES_SPACE = {"log10_patience": (0, 4), "log10_es_tol": (-5, 0)}
+CACHE_MB = 2000.0
+
+
+def _parts(X, y, seed=0):
+    """60/20/20 stratified train/validation/test parts."""
+    X_tr, X_rest, y_tr, y_rest = train_test_split(
+        X, y, train_size=0.6, stratify=y, random_state=seed
+    )
+    X_val, X_te, y_val, y_te = train_test_split(
+        X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=seed
+    )
+    return X_tr, y_tr.astype(float), X_val, y_val.astype(float), X_te, y_te.astype(float)
+
+
+def _timed(fn, *args, **kwargs):
+    start = time.perf_counter()
+    out = fn(*args, **kwargs)
+    return out, time.perf_counter() - start
+
+
+def _libsvm_fit(X, y, C, gamma, tol):
+    # -y: LIBSVM labels classes_[0] as +1, so its internal labels equal ours
+    order = np.argsort(-y, kind="stable")
+    svc = SVC(C=C, gamma=gamma, tol=tol, shrinking=False, cache_size=CACHE_MB)
+    return svc.fit(X[order], -y[order])
+
+
+def _esmo_fit(X, y, C, gamma, tol, **kw):
+    order = np.argsort(-y, kind="stable")
+    return solve_smo(X[order], y[order], C=C, gamma=gamma, tol=tol, cache_size_mb=CACHE_MB, **kw)
+
+
+def bench_configs(data, n_configs, seed):
+    configs = sample_svm_configs("rbf", n_configs, seed, RBF_SPACE)
+    rows = []
+    for name, (X, y) in data.items():
+        X_tr, y_tr, *_ = _parts(X, y)
+        t_ours, t_lib, same = [], [], 0
+        for c in configs.itertuples():
+            res, t1 = _timed(_esmo_fit, X_tr, y_tr, c.C, c.gamma, c.tol)
+            svc, t2 = _timed(_libsvm_fit, X_tr, y_tr, c.C, c.gamma, c.tol)
+            t_ours.append(t1)
+            t_lib.append(t2)
+            same += res.n_iter == svc.n_iter_[0]
+        rows.append(
+            {
+                "dataset": name,
+                "n_train": len(y_tr),
+                "esmo_median_s": np.median(t_ours),
+                "libsvm_median_s": np.median(t_lib),
+                "esmo_total_s": np.sum(t_ours),
+                "libsvm_total_s": np.sum(t_lib),
+                "total_ratio": np.sum(t_ours) / np.sum(t_lib),
+                "same_n_iter": same / len(configs),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def bench_early_stopping(data, n_configs, seed, n_es):
+    configs = sample_svm_configs("rbf", n_configs, seed + 1, RBF_SPACE)
+    es_table = sample_es_configs(n_es, seed, ES_SPACE)
+    never = EarlyStopping(patience=10**9, tol=0.0, interval=1)
+    rows = []
+    for name, (X, y) in data.items():
+        X_tr, y_tr, X_val, y_val, X_te, y_te = _parts(X, y)
+        plain_s = es_s = sweep_s = 0.0
+        iters = 0
+        for c in configs.itertuples():
+            kw = dict(C=c.C, gamma=c.gamma, tol=c.tol, cache_size_mb=CACHE_MB)
+            plain, t0 = _timed(solve_smo, X_tr, y_tr, **kw)
+            _, t1 = _timed(
+                solve_smo, X_tr, y_tr, early_stopping=never, X_val=X_val, y_val=y_val, **kw
+            )
+            _, t2 = _timed(
+                sweep_early_stopping,
+                X_tr,
+                y_tr,
+                X_val,
+                y_val,
+                es_table,
+                X_test=X_te,
+                y_test=y_te,
+                **kw,
+            )
+            plain_s, es_s, sweep_s, iters = (
+                plain_s + t0,
+                es_s + t1,
+                sweep_s + t2,
+                iters + plain.n_iter,
+            )
+        rows.append(
+            {
+                "dataset": name,
+                "us_per_iter_plain": 1e6 * plain_s / iters,
+                "us_per_iter_es_r1": 1e6 * es_s / iters,
+                "es_overhead": es_s / plain_s - 1,
+                f"sweep{n_es}_over_plain": sweep_s / plain_s,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def bench_scaling(mirror, sizes, C, gamma, tol, seed):
+    X, labels = load_svmlight_file(str(mirror / "a1a.t"), n_features=123, zero_based=False)
+    X = minmax_normalise(X.toarray())
+    y = np.where(labels > 0, 1.0, -1.0)
+    rows = []
+    for n in sizes:
+        if n > len(y):
+            break
+        idx, _ = train_test_split(np.arange(len(y)), train_size=n, stratify=y, random_state=seed)
+        Xn, yn = X[idx], y[idx]
+        res, t1 = _timed(_esmo_fit, Xn, yn, C, gamma, tol)
+        svc, t2 = _timed(_libsvm_fit, Xn, yn, C, gamma, tol)
+        rows.append(
+            {
+                "n": n,
+                "esmo_s": t1,
+                "libsvm_s": t2,
+                "ratio": t1 / t2,
+                "esmo_iter": res.n_iter,
+                "libsvm_iter": svc.n_iter_[0],
+                "kernel": "precomputed" if n * n * 4 <= CACHE_MB * 2**20 else "LRU cache",
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def main() -> None:
+    default_mirror = os.environ.get(
+        "ESMO_LIBSVM_MIRROR",
+        str(Path(__file__).resolve().parents[1].parent / "shared/datasets/libsvm"),
+    )
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mirror", type=Path, default=Path(default_mirror))
+    ap.add_argument("--datasets", nargs="+", default=DATASETS)
+    ap.add_argument("--n-configs", type=int, default=100)
+    ap.add_argument(
+        "--n-es-configs", type=int, default=20, help="SVM configs per dataset for tables 2-3"
+    )
+    ap.add_argument(
+        "--n-es", type=int, default=100, help="early-stopping configurations in the sweep"
+    )
+    ap.add_argument("--sizes", type=int, nargs="+", default=[2000, 5000, 10000, 20000, 30000])
+    ap.add_argument(
+        "--scaling-config",
+        type=float,
+        nargs=3,
+        default=[1.0, 0.05, 1e-3],
+        metavar=("C", "GAMMA", "TOL"),
+    )
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--skip", nargs="*", default=[], choices=["configs", "es", "scaling"])
+    args = ap.parse_args()
+
+    data = {}
+    for name in args.datasets:
+        X, y = load(args.mirror / name, name)
+        data[name] = (minmax_normalise(X), y.astype(float))
+    # compile (numba caches to disk) before anything is timed
+    X0, y0 = data[args.datasets[0]]
+    sweep_early_stopping(X0, y0, X0, y0, [EarlyStopping(1, 0.0)], X_test=X0, y_test=y0)
+    solve_smo(X0, y0, early_stopping=EarlyStopping(1, 0.0), X_val=X0, y_val=y0)
+
+    pd.set_option("display.width", 200)
+    pd.set_option("display.float_format", "{:.4g}".format)
+    if "configs" not in args.skip:
+        print(f"\n1. fit time, {args.n_configs} RBF configurations per dataset (60% training part)")
+        table = bench_configs(data, args.n_configs, args.seed)
+        print(table.to_string(index=False))
+        print(
+            f"overall total ratio esmo/libsvm: {table.esmo_total_s.sum() / table.libsvm_total_s.sum():.3f}"
+        )
+    if "es" not in args.skip:
+        print(f"\n2-3. early stopping cost, {args.n_es_configs} RBF configurations per dataset")
+        print(
+            bench_early_stopping(data, args.n_es_configs, args.seed, args.n_es).to_string(
+                index=False
+            )
+        )
+    if "scaling" not in args.skip:
+        C, gamma, tol = args.scaling_config
+        print(f"\n4. training time against n (a1a.t subsets; C={C}, gamma={gamma}, tol={tol})")
+        print(
+            bench_scaling(args.mirror, args.sizes, C, gamma, tol, args.seed).to_string(index=False)
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,267 @@
+"""``SMOClassifier``: the SMO solvers behind a scikit-learn classifier, with early stopping."""
+
+from __future__ import annotations
+
+import warnings
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import train_test_split
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets, type_of_target
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+
+from esmo.early_stopping import EarlyStopping
+from esmo.kernels import kernel_matrix
+from esmo.smo import DEFAULT_CACHE_SIZE_MB, METRICS, solve_smo
+
+_SOLVERS = ("fan", "keerthi", "fan_plain")
+
+
+class SMOClassifier(ClassifierMixin, BaseEstimator):
+    """Binary SVM trained by SMO, optionally stopped early on validation data.
+
+    With ``solver='fan'`` this is LIBSVM's algorithm without shrinking (same
+    iterations as ``SVC(shrinking=False)``), plus early stopping inside the loop.
+    Samples are grouped by class as LIBSVM does, so ties break alike.
+
+    Parameters
+    ----------
+    kernel : {'rbf', 'linear'}
+    C : float
+        Box constraint, > 0.
+    gamma : 'scale', 'auto' or float
+        RBF width; 'scale' is ``1 / (n_features * X.var())`` as in SVC.
+    tol : float
+        SMO stopping tolerance on the maximal KKT violation ``m(a) - M(a)``.
+    max_iter : int
+        Iteration limit (pair updates); hitting it warns and sets ``max_iter_reached_``.
+    early_stopping : bool
+        Stop on the validation objective (protocol section 5).
+    n_iter_no_change : int
+        Patience p, counted in checks.
+    es_tol : float
+        Minimum improvement of the objective that resets the patience.
+    validation_interval : int
+        Check interval r: the objective is evaluated every r iterations.
+    es_metric : {'accuracy', 'hinge'}
+    restore_best : bool
+        Return the best checked iterate instead of the one at the stop.
+    validation_fraction : float
+        Share of the training data held out (stratified) for early stopping
+        when ``fit`` gets no ``X_val``.
+    solver : {'fan', 'keerthi', 'fan_plain'}
+        The numba solver, or appendix A's reference solvers (no early stopping).
+    cache_size_mb : float
+        Memory budget of the kernel rows (precomputed if they fit, else LRU).
+    random_state : int, RandomState or None
+        Seeds the internal validation split.
+
+    Attributes
+    ----------
+    classes_, support_, support_vectors_, dual_coef_, intercept_, n_iter_,
+    stopped_early_, max_iter_reached_, rho_, gamma_, n_features_in_.
+    ``decision_function(x) = dual_coef_ @ K(support_vectors_, x) + intercept_``;
+    a value >= 0 predicts ``classes_[1]`` (LIBSVM's rule).
+    """
+
+    _parameter_constraints: dict = {
+        "kernel": [StrOptions({"rbf", "linear"})],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0, None, closed="neither")],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "max_iter": [Interval(Integral, 0, None, closed="left")],
+        "early_stopping": ["boolean"],
+        "n_iter_no_change": [Interval(Integral, 0, None, closed="left")],
+        "es_tol": [Interval(Real, 0, None, closed="left")],
+        "validation_interval": [Interval(Integral, 1, None, closed="left")],
+        "es_metric": [StrOptions(set(METRICS))],
+        "restore_best": ["boolean"],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "solver": [StrOptions(set(_SOLVERS))],
+        "cache_size_mb": [Interval(Real, 0, None, closed="neither")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        kernel: str = "rbf",
+        C: float = 1.0,
+        gamma: str | float = "scale",
+        tol: float = 1e-3,
+        max_iter: int = 10_000_000,
+        early_stopping: bool = False,
+        n_iter_no_change: int = 10,
+        es_tol: float = 0.0,
+        validation_interval: int = 1,
+        es_metric: str = "accuracy",
+        restore_best: bool = False,
+        validation_fraction: float = 0.2,
+        solver: str = "fan",
+        cache_size_mb: float = DEFAULT_CACHE_SIZE_MB,
+        random_state: Any = None,
+    ) -> None:
+        self.kernel = kernel
+        self.C = C
+        self.gamma = gamma
+        self.tol = tol
+        self.max_iter = max_iter
+        self.early_stopping = early_stopping
+        self.n_iter_no_change = n_iter_no_change
+        self.es_tol = es_tol
+        self.validation_interval = validation_interval
+        self.es_metric = es_metric
+        self.restore_best = restore_best
+        self.validation_fraction = validation_fraction
+        self.solver = solver
+        self.cache_size_mb = cache_size_mb
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def _encode(self, y: np.ndarray, name: str) -> np.ndarray:
+        """Labels to LIBSVM's internal signs: +1 for ``classes_[0]``, -1 for ``classes_[1]``."""
+        unknown = ~np.isin(y, self.classes_)
+        if unknown.any():
+            raise ValueError(
+                f"{name} holds label(s) {np.unique(y[unknown])[:5].tolist()} not seen in y "
+                f"(classes {self.classes_.tolist()})."
+            )
+        return np.where(y == self.classes_[0], 1.0, -1.0)
+
+    def fit(self, X: Any, y: Any, X_val: Any = None, y_val: Any = None) -> SMOClassifier:
+        """Train on ``(X, y)``; early stopping reads ``(X_val, y_val)`` or an internal split."""
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        check_classification_targets(y)
+        if type_of_target(y, input_name="y", raise_unknown=True) != "binary":
+            raise ValueError(
+                "Only binary classification is supported. y holds more than two classes; "
+                "wrap SMOClassifier in sklearn.multiclass.OneVsRestClassifier."
+            )
+        self.classes_ = np.unique(y)
+        if self.classes_.shape[0] != 2:
+            raise ValueError(
+                f"y holds one class only ({self.classes_.tolist()}); an SVM needs two classes."
+            )
+        if self.solver != "fan" and self.early_stopping:
+            raise ValueError(
+                f"early_stopping is only supported by solver='fan', not {self.solver!r}; "
+                "set early_stopping=False or solver='fan'."
+            )
+        if (X_val is None) != (y_val is None):
+            raise ValueError("Pass both X_val and y_val, or neither.")
+        y_int = self._encode(y, "y")
+        if self.gamma == "scale":
+            var = X.var()
+            gamma = 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+        elif self.gamma == "auto":
+            gamma = 1.0 / X.shape[1]
+        else:
+            gamma = float(self.gamma)
+        self.gamma_ = gamma
+
+        es = None
+        if self.early_stopping:
+            if X_val is None:
+                X, X_val, y_int, y_val_int = train_test_split(
+                    X,
+                    y_int,
+                    test_size=self.validation_fraction,
+                    stratify=y_int,
+                    random_state=self.random_state,
+                )
+                if np.all(y_int == y_int[0]):
+                    raise ValueError(
+                        "The training part left after the validation split holds a single class; "
+                        "lower validation_fraction or pass X_val and y_val."
+                    )
+            else:
+                X_val = check_array(X_val, dtype=np.float64, order="C")
+                if X_val.shape[1] != X.shape[1]:
+                    raise ValueError(
+                        f"X_val has {X_val.shape[1]} features but X has {X.shape[1]}; use the same columns."
+                    )
+                y_val = np.asarray(y_val)
+                if y_val.ndim != 1 or y_val.shape[0] != X_val.shape[0]:
+                    raise ValueError(
+                        f"y_val must be 1-D with one label per row of X_val ({X_val.shape[0]}), "
+                        f"got shape {y_val.shape}."
+                    )
+                y_val_int = self._encode(y_val, "y_val")
+            es = EarlyStopping(
+                patience=self.n_iter_no_change,
+                tol=self.es_tol,
+                interval=self.validation_interval,
+                metric=self.es_metric,
+                restore_best=self.restore_best,
+            )
+
+        # LIBSVM groups samples by class (classes_[0] first, order kept within a class)
+        order = np.argsort(-y_int, kind="stable")
+        Xs, ys = X[order], y_int[order]
+        params = dict(
+            kernel=self.kernel, C=self.C, gamma=gamma, tol=self.tol, max_iter=self.max_iter
+        )
+        if self.solver == "fan":
+            if es is None:
+                result = solve_smo(Xs, ys, cache_size_mb=self.cache_size_mb, **params)
+            else:
+                result = solve_smo(
+                    Xs,
+                    ys,
+                    cache_size_mb=self.cache_size_mb,
+                    early_stopping=es,
+                    X_val=X_val,
+                    y_val=y_val_int,
+                    **params,
+                )
+        else:
+            from esmo import reference_solvers
+
+            solve = (
+                reference_solvers.keerthi_smo
+                if self.solver == "keerthi"
+                else reference_solvers.plain_fan_smo
+            )
+            result = solve(Xs, ys, **params)
+
+        alpha = np.empty_like(result.alpha)
+        alpha[order] = result.alpha
+        self.support_ = np.flatnonzero(alpha > 0).astype(np.int32)
+        self.support_vectors_ = X[self.support_]
+        # public orientation: positive decision values mean classes_[1]
+        self.dual_coef_ = (-alpha[self.support_] * y_int[self.support_])[None, :]
+        self.intercept_ = np.array([result.rho])
+        self.rho_ = result.rho
+        self.n_iter_ = result.n_iter
+        self.stopped_early_ = result.stopped_early
+        self.max_iter_reached_ = result.max_iter_reached
+        if result.max_iter_reached:
+            warnings.warn(
+                f"SMO stopped at max_iter={self.max_iter} before reaching tol={self.tol}; "
+                "raise max_iter or tol.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
+        return self
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """Signed distance-like score; >= 0 means ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        if self.support_.shape[0] == 0:
+            return np.full(X.shape[0], self.intercept_[0])
+        K = kernel_matrix(X, self.support_vectors_, self.kernel, self.gamma_)
+        return K @ self.dual_coef_[0] + self.intercept_[0]
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``classes_[1]`` where the decision value is >= 0, else ``classes_[0]``."""
+        check_is_fitted(self)
+        return self.classes_[(self.decision_function(X) >= 0).astype(np.intp)]

@@ -1,0 +1,650 @@
+"""The SMO solver: Fan, Chen and Lin's working-set selection, as LIBSVM runs it without shrinking.
+
+One numba-compiled loop solves ``min 0.5 a'Qa - e'a, 0 <= a <= C, y'a = 0``
+(``Q_ij = y_i y_j K_ij``) and, optionally, tracks ``K`` early-stopping state
+machines (protocol section 5) at once. Early stopping never changes the SMO
+path, only where it ends, so one run yields every configuration's stop exactly.
+
+Arithmetic follows LIBSVM's ``Solver::Solve`` step for step (tie breaking, the
+clipped pair update, ``tau = 1e-12`` for a non-positive curvature, the stopping
+rule ``m(a) - M(a) < tol``, ``calculate_rho``), with kernel values stored in
+float32 like LIBSVM's ``Qfloat``, so iteration counts agree with LIBSVM's.
+
+Per iteration the solver makes two passes over the training set: the choice of
+``j`` (which needs row ``i``), and the gradient update fused with the choice of
+the next ``i`` and, on check iterations, with the computation of ``rho``.
+Validation and test decision values are updated from the two changed alphas in
+``O(n_val + n_test)``; they are never recomputed from scratch.
+
+Prediction rule, used everywhere: ``f(x) = sum_i a_i y_i K(x_i, x) - rho``
+predicts +1 when ``f(x) > 0`` and -1 otherwise (LIBSVM's rule).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numba
+import numpy as np
+
+from esmo.kernels import build_kernel_rows, check_kernel, get_row, kernel_diagonal, kernel_matrix
+from esmo.solver_result import SolverResult
+
+DEFAULT_CACHE_SIZE_MB = 1024.0
+METRICS: tuple[str, ...] = ("accuracy", "hinge")
+
+_LOWER, _FREE, _UPPER = 0, 1, 2
+_TAU = 1e-12
+
+
+@dataclass
+class Tracking:
+    """Per-configuration outcome of the early-stopping state machines of one run.
+
+    ``stop_iter`` is -1 for a configuration that never ran out of patience.
+    ``best_iter`` is 0 when no check ever improved on the start value.
+    Accuracies come from the incrementally updated decision values; test ones
+    are NaN without test data. ``eval_sums`` holds ``sum_i a_i y_i K(x_i, x)`` for
+    the validation then test points at the last iteration that tracked them (the
+    stop, for a single early-stopped fit), from the incremental updates.
+    """
+
+    stop_iter: np.ndarray
+    val_accuracy: np.ndarray
+    test_accuracy: np.ndarray
+    best_iter: np.ndarray
+    best_val_accuracy: np.ndarray
+    best_test_accuracy: np.ndarray
+    eval_sums: np.ndarray
+
+
+@numba.njit(cache=True)
+def _calculate_rho(y, G, status):
+    """LIBSVM's ``calculate_rho``: mean ``y_i G_i`` over free vectors, else the KKT midpoint."""
+    nr_free = 0
+    sum_free = 0.0
+    ub = np.inf
+    lb = -np.inf
+    for k in range(y.shape[0]):
+        yg = y[k] * G[k]
+        st = status[k]
+        if st == _UPPER:
+            if y[k] < 0:
+                ub = min(ub, yg)
+            else:
+                lb = max(lb, yg)
+        elif st == _LOWER:
+            if y[k] > 0:
+                ub = min(ub, yg)
+            else:
+                lb = max(lb, yg)
+        else:
+            nr_free += 1
+            sum_free += yg
+    if nr_free > 0:
+        return sum_free / nr_free
+    return (ub + lb) / 2.0
+
+
+@numba.njit(cache=True)
+def _status(a, C):
+    if a >= C:
+        return _UPPER
+    if a <= 0.0:
+        return _LOWER
+    return _FREE
+
+
+@numba.njit(cache=True)
+def _eval_accuracy(S, y_eval, start, stop, rho):
+    """Share of points in ``[start, stop)`` of the eval block that ``f = S - rho`` classifies right."""
+    correct = 0
+    for v in range(start, stop):
+        if (S[v] - rho > 0.0) == (y_eval[v] > 0.0):
+            correct += 1
+    return correct / (stop - start) if stop > start else np.nan
+
+
+@numba.njit(cache=True)
+def _smo_loop(
+    y,
+    QD,
+    C,
+    tol,
+    max_iter,
+    X_all,
+    sq_all,
+    kernel_code,
+    gamma,
+    data,
+    slot_of,
+    owner,
+    stamp,
+    y_eval,
+    n_val,
+    cfg_patience,
+    cfg_tol,
+    cfg_interval,
+    cfg_metric,
+    stop_when_all_stopped,
+    keep_best,
+    alpha,
+    G,
+    status,
+    best_alpha,
+    out_iter,
+    out_acc,
+):
+    """Run SMO; returns ``(n_iter, max_iter_reached, best_rho, S)``.
+
+    ``alpha``, ``G`` and ``status`` are filled in place. ``out_iter[k] = (stop_iter,
+    best_iter)`` and ``out_acc[k] = (val, test, best_val, best_test)`` per config.
+    """
+    n = y.shape[0]
+    m = y_eval.shape[0]
+    n_test = m - n_val
+    n_cfg = cfg_patience.shape[0]
+    clock = np.zeros(1, dtype=np.int64)
+
+    for k in range(n):
+        alpha[k] = 0.0
+        G[k] = -1.0
+        status[k] = _LOWER
+
+    # early-stopping state
+    S = np.zeros(m)
+    active = np.ones(n_cfg, dtype=np.bool_)
+    n_active = n_cfg
+    q = cfg_patience.copy()
+    best_obj = np.empty(n_cfg)
+    next_check = cfg_interval.copy()
+    best_rho = 0.0
+    if n_active > 0:
+        rho0 = _calculate_rho(y, G, status)
+        best_rho = rho0
+        acc0 = _eval_accuracy(S, y_eval, 0, n_val, rho0)
+        tacc0 = _eval_accuracy(S, y_eval, n_val, m, rho0)
+        for c in range(n_cfg):
+            best_obj[c] = 0.0 if cfg_metric[c] == 0 else np.inf
+            out_iter[c, 0] = -1
+            out_iter[c, 1] = 0
+            out_acc[c, 0] = np.nan
+            out_acc[c, 1] = np.nan
+            out_acc[c, 2] = acc0
+            out_acc[c, 3] = tacc0
+    next_event = next_check.min() if n_cfg > 0 else 0
+    if keep_best:
+        best_alpha[:] = 0.0
+
+    # first i: argmax of -y_t G_t over I_up, ties to the last index (LIBSVM's >=)
+    Gmax = -np.inf
+    imax = -1
+    for t in range(n):
+        if y[t] > 0:
+            if status[t] != _UPPER and -G[t] >= Gmax:
+                Gmax = -G[t]
+                imax = t
+        elif status[t] != _LOWER and G[t] >= Gmax:
+            Gmax = G[t]
+            imax = t
+
+    n_iter = 0
+    hit_max = False
+    while True:
+        if n_iter >= max_iter:
+            hit_max = True
+            break
+        if imax == -1:
+            break
+        i = imax
+        tracking = n_active > 0
+        n_cols = n + m if tracking else n
+        Ki = get_row(
+            i, n_cols, X_all, sq_all, kernel_code, gamma, data, slot_of, owner, stamp, clock
+        )
+
+        # j: second-order choice among I_low with -y_j G_j < m(a) (select_working_set)
+        QDi = QD[i]
+        Gmax2 = -np.inf
+        jmin = -1
+        obj_min = np.inf
+        for t in range(n):
+            if y[t] > 0:
+                if status[t] != _LOWER:
+                    grad_diff = Gmax + G[t]
+                    if G[t] >= Gmax2:
+                        Gmax2 = G[t]
+                    if grad_diff > 0.0:
+                        quad = QDi + QD[t] - 2.0 * Ki[t]
+                        if quad <= 0.0:
+                            quad = _TAU
+                        obj = -(grad_diff * grad_diff) / quad
+                        if obj <= obj_min:
+                            jmin = t
+                            obj_min = obj
+            elif status[t] != _UPPER:
+                grad_diff = Gmax - G[t]
+                if -G[t] >= Gmax2:
+                    Gmax2 = -G[t]
+                if grad_diff > 0.0:
+                    quad = QDi + QD[t] - 2.0 * Ki[t]
+                    if quad <= 0.0:
+                        quad = _TAU
+                    obj = -(grad_diff * grad_diff) / quad
+                    if obj <= obj_min:
+                        jmin = t
+                        obj_min = obj
+        if Gmax + Gmax2 < tol or jmin == -1:
+            break
+        j = jmin
+        n_iter += 1
+        Kj = get_row(
+            j, n_cols, X_all, sq_all, kernel_code, gamma, data, slot_of, owner, stamp, clock
+        )
+
+        # pair update with clipping to the box, as in Solver::Solve
+        old_ai = alpha[i]
+        old_aj = alpha[j]
+        ai = old_ai
+        aj = old_aj
+        kij = np.float64(Ki[j])
+        if y[i] != y[j]:
+            quad = QD[i] + QD[j] - 2.0 * kij
+            if quad <= 0.0:
+                quad = _TAU
+            delta = (-G[i] - G[j]) / quad
+            diff = ai - aj
+            ai += delta
+            aj += delta
+            if diff > 0.0:
+                if aj < 0.0:
+                    aj = 0.0
+                    ai = diff
+            elif ai < 0.0:
+                ai = 0.0
+                aj = -diff
+            if diff > 0.0:  # C_i - C_j == 0
+                if ai > C:
+                    ai = C
+                    aj = C - diff
+            elif aj > C:
+                aj = C
+                ai = C + diff
+        else:
+            quad = QD[i] + QD[j] - 2.0 * kij
+            if quad <= 0.0:
+                quad = _TAU
+            delta = (G[i] - G[j]) / quad
+            total = ai + aj
+            ai -= delta
+            aj += delta
+            if total > C:
+                if ai > C:
+                    ai = C
+                    aj = total - C
+            elif aj < 0.0:
+                aj = 0.0
+                ai = total
+            if total > C:
+                if aj > C:
+                    aj = C
+                    ai = total - C
+            elif ai < 0.0:
+                ai = 0.0
+                aj = total
+        alpha[i] = ai
+        alpha[j] = aj
+        status[i] = _status(ai, C)
+        status[j] = _status(aj, C)
+        ci = y[i] * (ai - old_ai)
+        cj = y[j] * (aj - old_aj)
+
+        check = tracking and n_iter == next_event
+        # gradient update fused with the next i (and rho on check iterations)
+        Gmax = -np.inf
+        imax = -1
+        rho = 0.0
+        if check:
+            nr_free = 0
+            sum_free = 0.0
+            ub = np.inf
+            lb = -np.inf
+            for t in range(n):
+                yt = y[t]
+                g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
+                G[t] = g
+                st = status[t]
+                if yt > 0:
+                    if st != _UPPER and -g >= Gmax:
+                        Gmax = -g
+                        imax = t
+                elif st != _LOWER and g >= Gmax:
+                    Gmax = g
+                    imax = t
+                yg = yt * g
+                if st == _UPPER:
+                    if yt < 0:
+                        ub = min(ub, yg)
+                    else:
+                        lb = max(lb, yg)
+                elif st == _LOWER:
+                    if yt > 0:
+                        ub = min(ub, yg)
+                    else:
+                        lb = max(lb, yg)
+                else:
+                    nr_free += 1
+                    sum_free += yg
+            rho = sum_free / nr_free if nr_free > 0 else (ub + lb) / 2.0
+        else:
+            for t in range(n):
+                yt = y[t]
+                g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
+                G[t] = g
+                if yt > 0:
+                    if status[t] != _UPPER and -g >= Gmax:
+                        Gmax = -g
+                        imax = t
+                elif status[t] != _LOWER and g >= Gmax:
+                    Gmax = g
+                    imax = t
+
+        if not tracking:
+            continue
+        # validation/test decision values from the two changed alphas
+        if not check:
+            for v in range(m):
+                S[v] += Ki[n + v] * ci + Kj[n + v] * cj
+            continue
+        val_correct = 0
+        hinge_sum = 0.0
+        for v in range(n_val):
+            s = S[v] + Ki[n + v] * ci + Kj[n + v] * cj
+            S[v] = s
+            f = s - rho
+            yv = y_eval[v]
+            if (f > 0.0) == (yv > 0.0):
+                val_correct += 1
+            h = 1.0 - yv * f
+            if h > 0.0:
+                hinge_sum += h
+        test_correct = 0
+        for v in range(n_val, m):
+            s = S[v] + Ki[n + v] * ci + Kj[n + v] * cj
+            S[v] = s
+            if (s - rho > 0.0) == (y_eval[v] > 0.0):
+                test_correct += 1
+        acc = val_correct / n_val
+        hinge = hinge_sum / n_val
+        tacc = test_correct / n_test if n_test > 0 else np.nan
+
+        next_event = max_iter + 1
+        for c in range(n_cfg):
+            if not active[c]:
+                continue
+            if next_check[c] == n_iter:
+                next_check[c] += cfg_interval[c]
+                if cfg_metric[c] == 0:
+                    obj = acc
+                    improved = obj - best_obj[c] > cfg_tol[c]
+                else:
+                    obj = hinge
+                    improved = best_obj[c] - obj > cfg_tol[c]
+                if improved:
+                    q[c] = cfg_patience[c]
+                    best_obj[c] = obj
+                    out_iter[c, 1] = n_iter
+                    out_acc[c, 2] = acc
+                    out_acc[c, 3] = tacc
+                    if keep_best and c == 0:
+                        best_alpha[:] = alpha
+                        best_rho = rho
+                else:
+                    q[c] -= 1
+                    if q[c] < 0:
+                        active[c] = False
+                        n_active -= 1
+                        out_iter[c, 0] = n_iter
+                        out_acc[c, 0] = acc
+                        out_acc[c, 1] = tacc
+                        continue
+            if next_check[c] < next_event:
+                next_event = next_check[c]
+        if n_active == 0 and stop_when_all_stopped:
+            break
+    return n_iter, hit_max, best_rho, S
+
+
+def _as_labels(y: Any, n: int, name: str) -> np.ndarray:
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != n:
+        raise ValueError(
+            f"{name} must be a 1-D array with one label per row of the matching X ({n}), got shape {y.shape}."
+        )
+    if not np.all((y == 1) | (y == -1)):
+        raise ValueError(
+            f"{name} must hold labels in {{-1, +1}}; map your two classes to -1/+1 first "
+            "(esmo.SMOClassifier does this for any two labels)."
+        )
+    return y.astype(np.float64)
+
+
+def _as_features(X: Any, name: str, n_features: int | None = None) -> np.ndarray:
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(
+            f"{name} must be a 2-D array (n_samples, n_features), got shape {X.shape}."
+        )
+    if n_features is not None and X.shape[1] != n_features:
+        raise ValueError(
+            f"{name} has {X.shape[1]} features but the training data has {n_features}; "
+            "pass arrays with the same columns."
+        )
+    if not np.isfinite(X).all():
+        raise ValueError(f"{name} contains NaN or infinity; impute or drop those values first.")
+    return X
+
+
+def check_solver_params(C: float, tol: float, max_iter: int) -> None:
+    """Raise a clear error for a non-positive ``C``/``tol`` or a negative ``max_iter``."""
+    if not (np.isfinite(C) and C > 0):
+        raise ValueError(f"C must be a positive finite number, got {C!r}.")
+    if not (np.isfinite(tol) and tol > 0):
+        raise ValueError(f"tol must be a positive finite number, got {tol!r}.")
+    if int(max_iter) != max_iter or max_iter < 0:
+        raise ValueError(f"max_iter must be a non-negative integer, got {max_iter!r}.")
+
+
+def run_smo(
+    X: Any,
+    y: Any,
+    *,
+    kernel: str = "rbf",
+    C: float = 1.0,
+    gamma: float = 1.0,
+    tol: float = 1e-3,
+    max_iter: int = 10_000_000,
+    cache_size_mb: float = DEFAULT_CACHE_SIZE_MB,
+    kernel_dtype: type = np.float32,
+    X_val: Any = None,
+    y_val: Any = None,
+    X_test: Any = None,
+    y_test: Any = None,
+    patience: np.ndarray | None = None,
+    es_tol: np.ndarray | None = None,
+    interval: np.ndarray | None = None,
+    metric: np.ndarray | None = None,
+    stop_when_all_stopped: bool = True,
+    restore_best: bool = False,
+) -> tuple[SolverResult, Tracking | None]:
+    """Solve the dual and track early-stopping configurations given as parallel arrays.
+
+    ``metric`` holds 0 (accuracy) or 1 (hinge). With ``stop_when_all_stopped``
+    the run ends as soon as every configuration has stopped (a real early-stopped
+    fit); otherwise it runs to convergence (the sweep). ``restore_best`` returns
+    the best iterate of configuration 0 when it stopped early.
+    """
+    code = check_kernel(kernel, gamma)
+    check_solver_params(C, tol, max_iter)
+    X = _as_features(X, "X")
+    y = _as_labels(y, X.shape[0], "y")
+    if np.all(y == y[0]):
+        raise ValueError("y holds a single class; SMO needs both -1 and +1 labels.")
+    n_cfg = 0 if patience is None else len(patience)
+    parts = [X]
+    y_eval = np.empty(0)
+    n_val = 0
+    if n_cfg > 0:
+        if X_val is None or y_val is None:
+            raise ValueError("Early stopping needs validation data: pass X_val and y_val.")
+        X_val = _as_features(X_val, "X_val", X.shape[1])
+        y_val_f = _as_labels(y_val, X_val.shape[0], "y_val")
+        if X_val.shape[0] == 0:
+            raise ValueError("X_val is empty; early stopping needs at least one validation point.")
+        parts.append(X_val)
+        y_evals = [y_val_f]
+        n_val = X_val.shape[0]
+        if X_test is not None:
+            X_test = _as_features(X_test, "X_test", X.shape[1])
+            parts.append(X_test)
+            y_evals.append(_as_labels(y_test, X_test.shape[0], "y_test"))
+        y_eval = np.concatenate(y_evals)
+    X_all = np.concatenate(parts) if len(parts) > 1 else X
+    rows = build_kernel_rows(X, X_all, kernel, gamma, cache_size_mb, kernel_dtype)
+    n = X.shape[0]
+    alpha = np.empty(n)
+    G = np.empty(n)
+    status = np.empty(n, dtype=np.int8)
+    best_alpha = np.empty(n if restore_best else 0)
+    out_iter = np.empty((n_cfg, 2), dtype=np.int64)
+    out_acc = np.empty((n_cfg, 4))
+    empty_i = np.empty(0, dtype=np.int64)
+    n_iter, hit_max, best_rho, eval_sums = _smo_loop(
+        y,
+        kernel_diagonal(X, kernel),
+        float(C),
+        float(tol),
+        int(max_iter),
+        rows.X_all,
+        rows.sq_all,
+        code,
+        float(gamma),
+        rows.data,
+        rows.slot_of,
+        rows.owner,
+        rows.stamp,
+        y_eval,
+        n_val,
+        empty_i if patience is None else np.asarray(patience, dtype=np.int64),
+        np.empty(0) if es_tol is None else np.asarray(es_tol, dtype=np.float64),
+        empty_i if interval is None else np.asarray(interval, dtype=np.int64),
+        empty_i if metric is None else np.asarray(metric, dtype=np.int64),
+        bool(stop_when_all_stopped),
+        bool(restore_best),
+        alpha,
+        G,
+        status,
+        best_alpha,
+        out_iter,
+        out_acc,
+    )
+    rho = float(_calculate_rho(y, G, status))
+    objective = float(np.dot(alpha, G - 1.0) / 2.0)
+    stopped_early = n_cfg > 0 and bool(np.all(out_iter[:, 0] >= 0))
+    if restore_best and stopped_early:
+        alpha, rho, objective = best_alpha, float(best_rho), float("nan")
+    result = SolverResult(
+        alpha=alpha,
+        rho=rho,
+        n_iter=int(n_iter),
+        max_iter_reached=bool(hit_max),
+        stopped_early=stopped_early,
+        objective=objective,
+    )
+    if n_cfg == 0:
+        return result, None
+    tracking = Tracking(
+        stop_iter=out_iter[:, 0].copy(),
+        val_accuracy=out_acc[:, 0].copy(),
+        test_accuracy=out_acc[:, 1].copy(),
+        best_iter=out_iter[:, 1].copy(),
+        best_val_accuracy=out_acc[:, 2].copy(),
+        best_test_accuracy=out_acc[:, 3].copy(),
+        eval_sums=eval_sums,
+    )
+    return result, tracking
+
+
+def solve_smo(
+    X: Any,
+    y: Any,
+    *,
+    kernel: str = "rbf",
+    C: float = 1.0,
+    gamma: float = 1.0,
+    tol: float = 1e-3,
+    max_iter: int = 10_000_000,
+    cache_size_mb: float = DEFAULT_CACHE_SIZE_MB,
+    kernel_dtype: type = np.float32,
+    early_stopping: Any = None,
+    X_val: Any = None,
+    y_val: Any = None,
+) -> SolverResult:
+    """Train a binary SVM by SMO (labels in {-1, +1}); optionally early-stopped.
+
+    ``early_stopping`` is an :class:`esmo.early_stopping.EarlyStopping` read on
+    ``(X_val, y_val)``. ``kernel_dtype`` is the storage precision of kernel
+    values (float32 like LIBSVM, or float64). Kernel rows are precomputed when
+    ``n x (n + n_val)`` of them fit ``cache_size_mb``, else cached LRU.
+    """
+    if early_stopping is None:
+        result, _ = run_smo(
+            X,
+            y,
+            kernel=kernel,
+            C=C,
+            gamma=gamma,
+            tol=tol,
+            max_iter=max_iter,
+            cache_size_mb=cache_size_mb,
+            kernel_dtype=kernel_dtype,
+        )
+        return result
+    es = early_stopping
+    result, _ = run_smo(
+        X,
+        y,
+        kernel=kernel,
+        C=C,
+        gamma=gamma,
+        tol=tol,
+        max_iter=max_iter,
+        cache_size_mb=cache_size_mb,
+        kernel_dtype=kernel_dtype,
+        X_val=X_val,
+        y_val=y_val,
+        patience=np.array([es.patience]),
+        es_tol=np.array([es.tol]),
+        interval=np.array([es.interval]),
+        metric=np.array([METRICS.index(es.metric)]),
+        stop_when_all_stopped=True,
+        restore_best=es.restore_best,
+    )
+    return result
+
+
+def decision_values(
+    X_train: np.ndarray,
+    y: np.ndarray,
+    result: SolverResult,
+    X: np.ndarray,
+    kernel: str,
+    gamma: float,
+) -> np.ndarray:
+    """Fresh float64 ``f(x) = sum a_i y_i K(x_i, x) - rho`` over the support vectors."""
+    sv = result.alpha > 0
+    coef = result.alpha[sv] * y[sv]
+    if not sv.any():
+        return np.full(X.shape[0], -result.rho)
+    return kernel_matrix(X, X_train[sv], kernel, gamma) @ coef - result.rho

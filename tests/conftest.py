@@ -1,0 +1,55 @@
+"""Shared fixtures: small offline datasets (min-max scaled, labels in {-1, +1})."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_breast_cancer, load_digits, load_iris, make_classification
+from sklearn.preprocessing import MinMaxScaler
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _signed(X: np.ndarray, y: np.ndarray, positive) -> tuple[np.ndarray, np.ndarray]:
+    return MinMaxScaler().fit_transform(X), np.where(y == positive, 1.0, -1.0)
+
+
+def _datasets() -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    X, y = load_breast_cancer(return_X_y=True)
+    iris_X, iris_y = load_iris(return_X_y=True)
+    keep = iris_y > 0  # versicolor vs virginica: not linearly separable
+    dig_X, dig_y = load_digits(return_X_y=True)
+    pair = (dig_y == 3) | (dig_y == 8)
+    syn_X, syn_y = make_classification(
+        n_samples=300, n_features=8, n_informative=4, flip_y=0.1, random_state=0
+    )
+    return {
+        "breast_cancer": _signed(X, y, 1),
+        "iris": _signed(iris_X[keep], iris_y[keep], 2),
+        "digits": _signed(dig_X[pair][:240], dig_y[pair][:240], 8),
+        "synthetic": _signed(syn_X, syn_y, 1),
+    }
+
+
+DATASETS = _datasets()
+
+
+@pytest.fixture(params=sorted(DATASETS))
+def dataset(request) -> tuple[np.ndarray, np.ndarray]:
+    return DATASETS[request.param]
+
+
+@pytest.fixture
+def libsvm_mirror() -> Path:
+    """Folder of the LIBSVM files: $ESMO_LIBSVM_MIRROR or <repo>/../shared/datasets/libsvm."""
+    path = Path(
+        os.environ.get("ESMO_LIBSVM_MIRROR", REPO.parent / "shared" / "datasets" / "libsvm")
+    )
+    if not path.is_dir():
+        pytest.skip(
+            f"LIBSVM data mirror not found at {path}; set ESMO_LIBSVM_MIRROR to its folder."
+        )
+    return path

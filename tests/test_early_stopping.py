@@ -1,0 +1,254 @@
+"""Early stopping (protocol section 5) and the exact sweep, against independent computations."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import DATASETS
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from sklearn.model_selection import train_test_split
+
+from esmo.early_stopping import EarlyStopping, sweep_early_stopping
+from esmo.smo import METRICS, decision_values, run_smo, solve_smo
+
+SVM = dict(kernel="rbf", C=50.0, gamma=2.0, tol=1e-3)
+
+
+def _split(name="breast_cancer", seed=0):
+    X, y = DATASETS[name]
+    X_tr, X_rest, y_tr, y_rest = train_test_split(
+        X, y, test_size=0.4, stratify=y, random_state=seed
+    )
+    X_val, X_te, y_val, y_te = train_test_split(
+        X_rest, y_rest, test_size=0.5, stratify=y_rest, random_state=seed
+    )
+    return X_tr, y_tr, X_val, y_val, X_te, y_te
+
+
+SPLIT = _split()
+SPLIT_SYN = _split("synthetic", 1)
+
+
+def _accuracy(f, y):
+    return float(np.mean(np.where(f > 0, 1.0, -1.0) == y))
+
+
+def _fit(cfg, split=SPLIT, dtype=np.float64):
+    """A separate early-stopped fit; also returns its incremental tracking."""
+    X_tr, y_tr, X_val, y_val, X_te, y_te = split
+    return run_smo(
+        X_tr,
+        y_tr,
+        X_val=X_val,
+        y_val=y_val,
+        X_test=X_te,
+        y_test=y_te,
+        patience=np.array([cfg.patience]),
+        es_tol=np.array([cfg.tol]),
+        interval=np.array([cfg.interval]),
+        metric=np.array([METRICS.index(cfg.metric)]),
+        restore_best=cfg.restore_best,
+        kernel_dtype=dtype,
+        **SVM,
+    )
+
+
+def _trajectory(split, n_iter):
+    """Validation accuracy and hinge after each iteration, from fresh fits truncated by max_iter."""
+    X_tr, y_tr, X_val, y_val, *_ = split
+    acc, hinge = [], []
+    for m in range(1, n_iter + 1):
+        res = solve_smo(X_tr, y_tr, max_iter=m, kernel_dtype=np.float64, **SVM)
+        f = decision_values(X_tr, y_tr, res, X_val, "rbf", SVM["gamma"])
+        acc.append(_accuracy(f, y_val))
+        hinge.append(float(np.mean(np.maximum(0.0, 1.0 - y_val * f))))
+    return np.array(acc), np.array(hinge)
+
+
+def _simulate(cfg, acc, hinge):
+    """Protocol section 5 written out plainly: the stop iteration or None."""
+    best = 0.0 if cfg.metric == "accuracy" else np.inf
+    q = cfg.patience
+    for it in range(cfg.interval, len(acc) + 1, cfg.interval):
+        obj = acc[it - 1] if cfg.metric == "accuracy" else hinge[it - 1]
+        improved = obj - best > cfg.tol if cfg.metric == "accuracy" else best - obj > cfg.tol
+        if improved:
+            q, best = cfg.patience, obj
+        else:
+            q -= 1
+            if q < 0:
+                return it
+    return None
+
+
+def test_stop_iterations_follow_the_protocol_state_machine():
+    """Oracle: the objective trajectory from separate truncated fits, fed to a plain simulation."""
+    full = solve_smo(SPLIT[0], SPLIT[1], kernel_dtype=np.float64, **SVM)
+    acc, hinge = _trajectory(SPLIT, min(full.n_iter, 60))
+    configs = [
+        EarlyStopping(0, 0.0),
+        EarlyStopping(3, 0.0),
+        EarlyStopping(2, 0.01, interval=3),
+        EarlyStopping(1, 0.0, metric="hinge"),
+        EarlyStopping(4, 0.02, interval=2, metric="hinge"),
+        EarlyStopping(5, 1.0),  # never improves: stops after p + 1 checks
+    ]
+    checked = 0
+    for cfg in configs:
+        expected = _simulate(cfg, acc, hinge)
+        if expected is None:
+            continue
+        res, track = _fit(cfg)
+        assert res.stopped_early and res.n_iter == expected == track.stop_iter[0]
+        checked += 1
+    assert checked >= 5
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.builds(
+            EarlyStopping,
+            patience=st.integers(0, 40),
+            tol=st.sampled_from([0.0, 1e-4, 1e-3, 0.01, 0.05]),
+            interval=st.integers(1, 12),
+            metric=st.sampled_from(METRICS),
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    st.sampled_from(["bc", "syn"]),
+)
+def test_sweep_equals_separate_early_stopped_fits(configs, which):
+    split = SPLIT if which == "bc" else SPLIT_SYN
+    X_tr, y_tr, X_val, y_val, X_te, y_te = split
+    sweep = sweep_early_stopping(X_tr, y_tr, X_val, y_val, configs, X_test=X_te, y_test=y_te, **SVM)
+    assert list(sweep.table.index) == list(range(len(configs)))
+    for cfg, row in zip(configs, sweep.table.itertuples(), strict=True):
+        res, track = _fit(cfg, split, dtype=np.float32)
+        assert row.stopped_early == res.stopped_early
+        assert row.stop_iter == res.n_iter
+        if res.stopped_early:
+            assert row.val_accuracy == track.val_accuracy[0]
+            assert row.test_accuracy == track.test_accuracy[0]
+            assert row.best_iter == track.best_iter[0]
+            assert row.best_val_accuracy == track.best_val_accuracy[0]
+            assert row.best_test_accuracy == track.best_test_accuracy[0]
+        else:
+            assert row.val_accuracy == sweep.reference["val_accuracy"]
+            assert row.stop_iter == sweep.reference["n_iter"]
+
+
+def test_sweep_accuracies_equal_fresh_predictions_of_the_stopped_models():
+    """float64 kernel storage: the tracked accuracies are those of the returned models."""
+    X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT
+    configs = [
+        EarlyStopping(p, t, r, m)
+        for p, t, r, m in [
+            (2, 0.0, 1, "accuracy"),
+            (5, 1e-3, 4, "hinge"),
+            (0, 0.0, 7, "accuracy"),
+            (10**6, 0.0, 1, "hinge"),
+        ]
+    ]
+    sweep = sweep_early_stopping(
+        X_tr, y_tr, X_val, y_val, configs, X_test=X_te, y_test=y_te, kernel_dtype=np.float64, **SVM
+    )
+    for cfg, row in zip(configs, sweep.table.itertuples(), strict=True):
+        for restore in (False, True):
+            es = EarlyStopping(
+                cfg.patience, cfg.tol, cfg.interval, cfg.metric, restore_best=restore
+            )
+            res = solve_smo(
+                X_tr,
+                y_tr,
+                early_stopping=es,
+                X_val=X_val,
+                y_val=y_val,
+                kernel_dtype=np.float64,
+                **SVM,
+            )
+            f_val = decision_values(X_tr, y_tr, res, X_val, "rbf", SVM["gamma"])
+            f_te = decision_values(X_tr, y_tr, res, X_te, "rbf", SVM["gamma"])
+            val, test = (
+                (row.best_val_accuracy, row.best_test_accuracy)
+                if restore
+                else (row.val_accuracy, row.test_accuracy)
+            )
+            assert _accuracy(f_val, y_val) == val
+            assert _accuracy(f_te, y_te) == test
+    assert not sweep.table.stopped_early.iloc[-1]
+    plain = solve_smo(X_tr, y_tr, kernel_dtype=np.float64, **SVM)
+    assert sweep.reference["n_iter"] == plain.n_iter
+    f_plain = decision_values(X_tr, y_tr, plain, X_val, "rbf", SVM["gamma"])
+    assert sweep.reference["val_accuracy"] == _accuracy(f_plain, y_val)
+
+
+@pytest.mark.parametrize("metric", METRICS)
+@pytest.mark.parametrize("interval", [1, 5])
+def test_patience_never_exhausted_equals_no_early_stopping(metric, interval):
+    X_tr, y_tr, X_val, y_val, *_ = SPLIT
+    plain = solve_smo(X_tr, y_tr, **SVM)
+    es = EarlyStopping(10**9, 0.0, interval, metric, restore_best=True)
+    res = solve_smo(X_tr, y_tr, early_stopping=es, X_val=X_val, y_val=y_val, **SVM)
+    assert not res.stopped_early
+    assert res.n_iter == plain.n_iter
+    np.testing.assert_array_equal(res.alpha, plain.alpha)
+    assert res.rho == plain.rho
+
+
+@pytest.mark.parametrize(("dtype", "atol"), [(np.float32, 1e-5), (np.float64, 1e-11)])
+def test_incremental_decision_values_equal_a_fresh_computation_at_the_stop(dtype, atol):
+    X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT
+    res, track = _fit(EarlyStopping(15, 0.0, 3, "hinge"), dtype=dtype)
+    assert res.stopped_early
+    fresh = decision_values(X_tr, y_tr, res, np.vstack([X_val, X_te]), "rbf", SVM["gamma"])
+    scale = np.abs(res.alpha).sum()
+    np.testing.assert_allclose(track.eval_sums - res.rho, fresh, rtol=0, atol=atol * scale)
+
+
+def test_restore_best_returns_the_best_checked_iterate():
+    X_tr, y_tr, X_val, y_val, *_ = SPLIT
+    es = EarlyStopping(8, 0.0, 2, "accuracy", restore_best=True)
+    res, track = _fit(es)
+    assert res.stopped_early
+    best = solve_smo(X_tr, y_tr, max_iter=int(track.best_iter[0]), kernel_dtype=np.float64, **SVM)
+    np.testing.assert_array_equal(res.alpha, best.alpha)
+    assert res.rho == pytest.approx(best.rho, abs=1e-12)
+    assert res.n_iter == track.stop_iter[0] > track.best_iter[0]
+
+
+def test_configs_as_dataframe_with_default_columns():
+    X_tr, y_tr, X_val, y_val, *_ = SPLIT
+    df = pd.DataFrame({"patience": [1, 3], "es_tol": [0.0, 0.01]})
+    from_df = sweep_early_stopping(X_tr, y_tr, X_val, y_val, df, **SVM)
+    from_objs = sweep_early_stopping(
+        X_tr, y_tr, X_val, y_val, [EarlyStopping(1, 0.0), EarlyStopping(3, 0.01)], **SVM
+    )
+    pd.testing.assert_frame_equal(from_df.table, from_objs.table)
+    assert from_df.table["test_accuracy"].isna().all()
+    with pytest.raises(ValueError, match="es_tol"):
+        sweep_early_stopping(X_tr, y_tr, X_val, y_val, pd.DataFrame({"patience": [1]}), **SVM)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"patience": -1, "tol": 0.0}, "patience"),
+        ({"patience": 1.5, "tol": 0.0}, "patience"),
+        ({"patience": 1, "tol": -0.1}, "tol"),
+        ({"patience": 1, "tol": 0.0, "interval": 0}, "interval"),
+        ({"patience": 1, "tol": 0.0, "metric": "f1"}, "metric"),
+    ],
+)
+def test_early_stopping_rejects_bad_values(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        EarlyStopping(**kwargs)
+
+
+def test_early_stopping_needs_validation_data():
+    X_tr, y_tr, *_ = SPLIT
+    with pytest.raises(ValueError, match="X_val"):
+        solve_smo(X_tr, y_tr, early_stopping=EarlyStopping(1, 0.0), **SVM)

@@ -1,0 +1,102 @@
+"""SMOClassifier: scikit-learn compatibility, LIBSVM agreement, early stopping, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from conftest import DATASETS
+from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from esmo.estimator import SMOClassifier
+
+
+@parametrize_with_checks([SMOClassifier()])
+def test_sklearn_compatible(estimator, check):
+    check(estimator)
+
+
+@pytest.mark.parametrize("labels", [("no", "yes"), (3, 7), (-1, 1)])
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+def test_matches_svc_for_any_two_labels(labels, kernel):
+    X, y = DATASETS["breast_cancer"]
+    y_lab = np.where(y > 0, labels[1], labels[0])
+    ours = SMOClassifier(kernel=kernel, C=8.0, tol=1e-3).fit(X, y_lab)
+    svc = SVC(kernel=kernel, C=8.0, tol=1e-3, shrinking=False).fit(X, y_lab)
+    assert ours.n_iter_ == svc.n_iter_[0]
+    np.testing.assert_array_equal(ours.classes_, svc.classes_)
+    np.testing.assert_array_equal(ours.support_, np.sort(svc.support_))
+    np.testing.assert_allclose(ours.decision_function(X), svc.decision_function(X), atol=1e-4)
+    np.testing.assert_array_equal(ours.predict(X), svc.predict(X))
+    assert ours.gamma_ == pytest.approx(svc._gamma)
+    assert not ours.stopped_early_ and not ours.max_iter_reached_
+
+
+def test_early_stopping_with_internal_split_is_reproducible():
+    X, y = DATASETS["synthetic"]
+    params = dict(C=1000.0, gamma=2.0, early_stopping=True, n_iter_no_change=3, random_state=0)
+    a = SMOClassifier(**params).fit(X, y)
+    b = SMOClassifier(**params).fit(X, y)
+    full = SMOClassifier(C=1000.0, gamma=2.0).fit(X, y)
+    assert a.stopped_early_ and a.n_iter_ == b.n_iter_
+    assert a.n_iter_ < full.n_iter_
+    np.testing.assert_array_equal(a.decision_function(X), b.decision_function(X))
+
+
+def test_explicit_validation_data_are_used():
+    X, y = DATASETS["breast_cancer"]
+    X_tr, y_tr, X_val, y_val = X[:400], y[:400], X[400:], y[400:]
+    es = SMOClassifier(
+        C=100.0, gamma=3.0, early_stopping=True, n_iter_no_change=0, validation_interval=4
+    )
+    es.fit(X_tr, y_tr, X_val, y_val)
+    plain = SMOClassifier(C=100.0, gamma=3.0).fit(X_tr, y_tr)
+    # p = 0: stops at the first check (every 4th iteration) that does not improve
+    assert es.stopped_early_ and es.n_iter_ % 4 == 0 and es.n_iter_ < plain.n_iter_
+    loose = SMOClassifier(C=100.0, gamma=3.0, early_stopping=True, n_iter_no_change=10**8)
+    loose.fit(X_tr, y_tr, X_val, y_val)
+    assert loose.n_iter_ == plain.n_iter_ and not loose.stopped_early_
+    np.testing.assert_array_equal(loose.dual_coef_, plain.dual_coef_)
+
+
+def test_max_iter_warns_and_is_recorded():
+    X, y = DATASETS["breast_cancer"]
+    with pytest.warns(Warning, match="max_iter"):
+        clf = SMOClassifier(C=100.0, max_iter=3).fit(X, y)
+    assert clf.max_iter_reached_ and clf.n_iter_ == 3
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"C": 0.0}, "C"),
+        ({"C": -2.0}, "C"),
+        ({"gamma": 0.0}, "gamma"),
+        ({"gamma": -1.0}, "gamma"),
+        ({"kernel": "sigmoid"}, "kernel"),
+        ({"es_metric": "f1"}, "es_metric"),
+        ({"solver": "keerthi", "early_stopping": True}, "only supported by solver='fan'"),
+    ],
+)
+def test_bad_parameters(params, message):
+    X, y = DATASETS["iris"]
+    with pytest.raises(ValueError, match=message):
+        SMOClassifier(**params).fit(X, y)
+
+
+def test_bad_data():
+    X, y = DATASETS["iris"]
+    with pytest.raises(ValueError, match="one class"):
+        SMOClassifier().fit(X, np.ones_like(y))
+    with pytest.raises(ValueError, match="Only binary"):
+        SMOClassifier().fit(X, np.arange(len(y)) % 3)
+    X_bad = X.copy()
+    X_bad[0, 0] = np.inf
+    with pytest.raises(ValueError, match="infinity"):
+        SMOClassifier().fit(X_bad, y)
+    with pytest.raises(ValueError, match="inconsistent numbers of samples"):
+        SMOClassifier().fit(X, y[:-2])
+    with pytest.raises(ValueError, match="features"):
+        SMOClassifier(early_stopping=True).fit(X, y, X[:, :2], y)
+    with pytest.raises(ValueError, match="not seen in y"):
+        SMOClassifier(early_stopping=True).fit(X, y, X, np.full_like(y, 5.0))

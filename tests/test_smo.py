@@ -1,0 +1,176 @@
+"""The numba SMO solver against LIBSVM (scikit-learn's SVC without shrinking) and invariants."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.datasets import load_svmlight_file
+from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
+from sklearn.preprocessing import MinMaxScaler
+from sklearn.svm import SVC
+
+from esmo.kernels import kernel_matrix
+from esmo.smo import decision_values, solve_smo
+
+
+def _libsvm_order(X, y):
+    """Group samples by class, +1 first, as LIBSVM does internally (so ties break alike)."""
+    order = np.argsort(-y, kind="stable")
+    return X[order], y[order]
+
+
+def _libsvm(X, y, kernel, C, gamma, tol, **kw):
+    """SVC whose internal labels equal ours: LIBSVM gives +1 to classes_[0], here our +1 (as -1)."""
+    svc = SVC(kernel=kernel, C=C, gamma=gamma, tol=tol, shrinking=False, cache_size=500, **kw)
+    svc.fit(X, -y)
+    return svc, -svc.decision_function(X)
+
+
+def _sample_configs(rng, kernel, k):
+    """Protocol section 3 ranges (log-uniform C, gamma, tol)."""
+    lo_c, hi_c = (-5, 15) if kernel == "rbf" else (-3, 5)
+    return [
+        (2 ** rng.uniform(lo_c, hi_c), 2 ** rng.uniform(-15, 3), 2 ** rng.uniform(-8, -1))
+        for _ in range(k)
+    ]
+
+
+def _compare(X, y, configs, kernel):
+    """Fraction of equal iteration counts; decision values of equal runs must agree."""
+    X, y = _libsvm_order(X, y)
+    same = 0
+    for C, gamma, tol in configs:
+        ours = solve_smo(X, y, kernel=kernel, C=C, gamma=gamma, tol=tol)
+        svc, f_ref = _libsvm(X, y, kernel, C, gamma, tol)
+        f = decision_values(X, y, ours, X, kernel, gamma)
+        scale = max(1.0, np.abs(f_ref).max())
+        if ours.n_iter == svc.n_iter_[0]:
+            same += 1
+            np.testing.assert_allclose(f, f_ref, rtol=0, atol=1e-4 * scale)
+        # whatever the path, both meet the same KKT tolerance, so predictions agree
+        assert np.mean((f > 0) == (f_ref > 0)) >= 0.98
+    return same / len(configs)
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+def test_iterations_and_decisions_match_libsvm(dataset, kernel):
+    X, y = dataset
+    rng = np.random.default_rng(42)
+    assert _compare(X, y, _sample_configs(rng, kernel, 12), kernel) >= 0.8
+
+
+@pytest.mark.parametrize("name", ["fourclass", "diabetes", "australian", "breast-cancer"])
+def test_iterations_match_libsvm_on_libsvm_datasets(libsvm_mirror, name):
+    X, y = load_svmlight_file(str(libsvm_mirror / name), zero_based=False)
+    X = MinMaxScaler().fit_transform(X.toarray())
+    y = np.where(y == y.max(), 1.0, -1.0)
+    rng = np.random.default_rng(7)
+    # C capped at 2^8 here to keep the suite fast; the benchmark covers the full range
+    configs = [(2 ** rng.uniform(-5, 8), g, t) for _, g, t in _sample_configs(rng, "rbf", 8)]
+    assert _compare(X, y, configs, "rbf") >= 0.75
+
+
+def test_solution_is_feasible_and_meets_kkt_tolerance(dataset):
+    """Independent float64 check: box, equality constraint and m(a) - M(a) < tol."""
+    X, y = dataset
+    C, gamma, tol = 5.0, 0.7, 1e-3
+    res = solve_smo(X, y, C=C, gamma=gamma, tol=tol)
+    a = res.alpha
+    assert not res.max_iter_reached and res.n_iter > 0
+    assert np.all(a >= 0) and np.all(a <= C)
+    assert abs(np.dot(a, y)) <= 1e-9 * C * len(y)
+    Q = y[:, None] * y[None, :] * rbf_kernel(X, gamma=gamma)
+    G = Q @ a - 1
+    up = ((y > 0) & (a < C)) | ((y < 0) & (a > 0))
+    low = ((y > 0) & (a > 0)) | ((y < 0) & (a < C))
+    violation = np.max(-y[up] * G[up]) - np.min(-y[low] * G[low])
+    assert violation < tol + 1e-5  # float32 kernel storage, like LIBSVM
+    assert res.objective == pytest.approx(0.5 * a @ Q @ a - a.sum(), rel=1e-5)
+
+
+def test_lru_cache_gives_the_precomputed_solution():
+    X, y = _libsvm_order(*_datasets_breast())
+    full = solve_smo(X, y, C=20.0, gamma=2.0)
+    n_bytes_row = X.shape[0] * 4
+    tiny = solve_smo(X, y, C=20.0, gamma=2.0, cache_size_mb=10 * n_bytes_row / 2**20)
+    assert tiny.n_iter == full.n_iter
+    np.testing.assert_allclose(tiny.alpha, full.alpha, atol=1e-6 * 20)
+    assert tiny.rho == pytest.approx(full.rho, abs=1e-6)
+
+
+def test_float64_kernel_storage_converges_to_the_same_model():
+    X, y = _datasets_breast()
+    r32 = solve_smo(X, y, C=3.0, gamma=1.0)
+    r64 = solve_smo(X, y, C=3.0, gamma=1.0, kernel_dtype=np.float64)
+    f32 = decision_values(X, y, r32, X, "rbf", 1.0)
+    f64 = decision_values(X, y, r64, X, "rbf", 1.0)
+    np.testing.assert_allclose(f32, f64, atol=5e-3)
+
+
+def test_max_iter_is_recorded_like_libsvm():
+    X, y = _libsvm_order(*_datasets_breast())
+    res = solve_smo(X, y, C=100.0, gamma=4.0, max_iter=7)
+    svc, f_ref = _libsvm(X, y, "rbf", 100.0, 4.0, 1e-3, max_iter=7)
+    assert res.n_iter == 7 == svc.n_iter_[0]
+    assert res.max_iter_reached and not res.stopped_early
+    np.testing.assert_allclose(decision_values(X, y, res, X, "rbf", 4.0), f_ref, atol=1e-5)
+
+
+def test_duplicates_and_zero_curvature_use_tau_like_libsvm():
+    """Duplicated points with opposite labels give a = 0 between them (tau); linear k(x, x) = 0 too."""
+    rng = np.random.default_rng(1)
+    X = rng.random((40, 3))
+    y = np.where(X[:, 0] + 0.2 * rng.standard_normal(40) > 0.5, 1.0, -1.0)
+    X = np.vstack([X, X[:10], np.zeros((2, 3))])
+    y = np.concatenate([y, -y[:10], [1.0, -1.0]])
+    X, y = _libsvm_order(X, y)
+    for kernel in ("rbf", "linear"):
+        res = solve_smo(X, y, kernel=kernel, C=10.0, gamma=3.0)
+        svc, f_ref = _libsvm(X, y, kernel, 10.0, 3.0, 1e-3)
+        assert np.isfinite(res.alpha).all() and not res.max_iter_reached
+        assert res.n_iter == svc.n_iter_[0]
+        np.testing.assert_allclose(decision_values(X, y, res, X, kernel, 3.0), f_ref, atol=1e-4)
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+def test_kernel_matrix_matches_sklearn(kernel):
+    rng = np.random.default_rng(0)
+    A, B = rng.random((7, 4)), rng.random((5, 4))
+    expected = rbf_kernel(A, B, gamma=0.3) if kernel == "rbf" else linear_kernel(A, B)
+    np.testing.assert_allclose(kernel_matrix(A, B, kernel, 0.3), expected, rtol=1e-12, atol=1e-14)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"C": 0.0}, "C must be"),
+        ({"C": -1.0}, "C must be"),
+        ({"gamma": 0.0}, "gamma must be"),
+        ({"kernel": "poly"}, "Unknown kernel"),
+        ({"tol": 0.0}, "tol must be"),
+    ],
+)
+def test_bad_parameters_raise_clear_errors(kwargs, message):
+    X, y = _datasets_breast()
+    with pytest.raises(ValueError, match=message):
+        solve_smo(X, y, **kwargs)
+
+
+def test_bad_data_raise_clear_errors():
+    X, y = _datasets_breast()
+    with pytest.raises(ValueError, match="single class"):
+        solve_smo(X, np.ones_like(y))
+    X_nan = X.copy()
+    X_nan[3, 2] = np.nan
+    with pytest.raises(ValueError, match="NaN or infinity"):
+        solve_smo(X_nan, y)
+    with pytest.raises(ValueError, match="one label per row"):
+        solve_smo(X, y[:-1])
+    with pytest.raises(ValueError, match=r"\{-1, \+1\}"):
+        solve_smo(X, (y > 0).astype(float))
+
+
+def _datasets_breast():
+    from conftest import DATASETS
+
+    return DATASETS["breast_cancer"]
