@@ -153,3 +153,59 @@ def test_corrupt_mirror_file_leaves_no_output(tmp_path):
     assert result.returncode != 0
     assert "shape (852, 2) instead of (862, 2)" in result.stdout + result.stderr
     assert not [p for p in workdir.glob("resources/**/*") if p.is_file()], "no partial file"
+
+
+def test_reduced_run_produces_e1_e2_and_appendix_b(reduced_run):
+    """Every table and figure of E1, E2 and appendix B, consistent with the sweep tables."""
+    workdir, _ = reduced_run
+    results = workdir / "results"
+    test_config = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
+    e1 = test_config["experiments"]["e1"]
+    for kind in ("pareto", "top", "selected", "best_per_beta", "wins"):
+        for metric in ("accuracy", "hinge"):
+            for kernel in ("linear", "rbf"):
+                for ext in ("pdf", "png"):
+                    path = results / "e1" / "figures" / f"{kind}_{metric}_{kernel}.{ext}"
+                    assert path.stat().st_size > 1000, path
+    for kind in ("score_by_dimension", "selected"):
+        assert (results / "e2" / "figures" / f"{kind}_accuracy_rbf.png").stat().st_size > 1000
+
+    selection = pd.read_csv(results / "e1" / "selection.csv")
+    assert set(selection["group"]) == {"low", "high", "avg"}
+    assert len(selection) == 3 * 2 * 2  # groups x kernels x objectives
+    wilcoxon = pd.read_csv(results / "e1" / "wilcoxon.csv")
+    assert len(wilcoxon) == 5 * 2 * 2  # ES configurations x kernels x objectives
+    assert (wilcoxon["pvalue_adj"] >= wilcoxon["pvalue"]).all()
+    table_5_1 = pd.read_csv(results / "e1" / "table_5_1.csv")
+    assert len(table_5_1) == 2 * 5  # kernels x betas
+    assert len(pd.read_csv(results / "e1" / "table_5_2.csv")) == 5 * 3 * 3
+
+    # the reference search is the same whichever objective the sweep tracked
+    outcome = pd.read_csv(results / "e1" / "outcome.csv")
+    assert set(outcome["dataset"]) == set(e1)
+    ref = outcome[outcome["es_id"] == -1].pivot_table(
+        index=["dataset", "kernel"], columns="metric", values="n_iter"
+    )
+    assert (ref["accuracy"] == ref["hinge"]).all()
+    # early stopping never trains longer than the reference
+    merged = outcome.merge(
+        outcome[outcome["es_id"] == -1][["dataset", "kernel", "metric", "n_iter"]],
+        on=["dataset", "kernel", "metric"],
+        suffixes=("", "_ref"),
+    )
+    assert (merged["n_iter"] <= merged["n_iter_ref"]).all()
+    summary = pd.read_csv(results / "e2" / "summary.csv")
+    assert set(summary["configuration"]) == {"reference", "j_low", "j_high", "j_avg"}
+    assert summary["dataset"].nunique() == len(test_config["synthetic"]["dimensions"])
+
+
+def test_tables_do_not_depend_on_chunking_or_cores(reduced_run, tmp_path):
+    """One job per chunk or one job for all, on one core or two: identical outcome."""
+    workdir, configs = reduced_run
+    target = "results/sweeps/es/fourclass/rbf/outcome.csv"
+    whole = tmp_path / "chunking.yaml"
+    whole.write_text(yaml.safe_dump({"sweeps": {"chunk_size": 1000}}))
+    snakemake(tmp_path, target, "--cores", "1", "--configfile", *configs, str(whole))
+    ours = pd.read_csv(tmp_path / target)
+    theirs = pd.read_csv(workdir / target)
+    pd.testing.assert_frame_equal(ours, theirs)

@@ -77,7 +77,7 @@ rule e1_figure:
         pdf="results/e1/figures/{e1_figure}_{metric}_{kernel}.pdf",
         png=report(
             "results/e1/figures/{e1_figure}_{metric}_{kernel}.png",
-            caption="../report/e1_{e1_figure}.rst",
+            caption="../report/e1_figure.rst",
             category="E1 and appendix B",
             subcategory="{metric}, {kernel}",
         ),

@@ -46,7 +46,7 @@ rule e2_figure:
         pdf="results/e2/figures/{e2_figure}_accuracy_rbf.pdf",
         png=report(
             "results/e2/figures/{e2_figure}_accuracy_rbf.png",
-            caption="../report/e2_{e2_figure}.rst",
+            caption="../report/e2_figure.rst",
             category="E2",
         ),
     log:
