@@ -24,6 +24,7 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/e1.smk"
 include: "workflow/rules/e2.smk"
+include: "workflow/rules/e4.smk"
 
 
 rule all:
@@ -32,3 +33,4 @@ rule all:
         data_products(),
         e1_products(),
         e2_products(),
+        "results/e4/selection.csv",

@@ -61,6 +61,7 @@ def sweep_chunk(
     max_iter: int,
     dataset: str,
     fold: int,
+    cache_size_mb: float = 1024.0,
 ) -> pd.DataFrame:
     """Train each SVM configuration once and track every ES configuration.
 
@@ -84,6 +85,7 @@ def sweep_chunk(
             gamma=gamma,
             tol=float(row.tol),
             max_iter=max_iter,
+            cache_size_mb=cache_size_mb,
             X_test=X_te,
             y_test=y_te,
         )

@@ -28,12 +28,13 @@ rule sweep:
         ENV_ESMO
     threads: 1
     resources:
-        mem_mb=4000,
+        mem_mb=lambda wildcards: int(2000 + 2 * config["solver"]["cache_size_mb"]),
         runtime=240,
     params:
         chunk_size=config["sweeps"]["chunk_size"],
         metrics=sweep_metrics,
         max_iter=config["solver"]["max_iter"],
+        cache_size_mb=config["solver"]["cache_size_mb"],
         normalise=config["datasets"]["normalise"],
     script:
         "../scripts/sweep.py"

@@ -28,6 +28,7 @@ try:
         metrics=snakemake.params.metrics,
         kernel=wc.kernel,
         max_iter=snakemake.params.max_iter,
+        cache_size_mb=snakemake.params.cache_size_mb,
         dataset=wc.dataset,
         fold=fold,
     )
