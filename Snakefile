@@ -1,7 +1,7 @@
 """esmo: early stopping inside SMO for SVM hyperparameter tuning.
 
 Reproduces the thesis experiments; the protocol is
-../shared/notes/thesis-protocol.md and the data contracts are in
+docs/protocol.md and the data contracts are in
 docs/architecture.md. Run with `snakemake --profile profiles/default`.
 """
 
