@@ -252,3 +252,42 @@ def test_early_stopping_needs_validation_data():
     X_tr, y_tr, *_ = SPLIT
     with pytest.raises(ValueError, match="X_val"):
         solve_smo(X_tr, y_tr, early_stopping=EarlyStopping(1, 0.0), **SVM)
+
+
+def test_table_with_interval_and_metric_gives_the_objects_sweep():
+    """The column-wise table path reads interval and metric like EarlyStopping does."""
+    X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT_SYN
+    df = pd.DataFrame(
+        {
+            "patience": [0, 4, 2],
+            "es_tol": [0.0, 0.02, 0.001],
+            "interval": [1, 2, 3],
+            "metric": ["accuracy", "hinge", "hinge"],
+        }
+    )
+    objs = [EarlyStopping(int(p), t, int(r), m) for p, t, r, m in df.itertuples(index=False)]
+    kw = dict(X_test=X_te, y_test=y_te, **SVM)
+    from_df = sweep_early_stopping(X_tr, y_tr, X_val, y_val, df, **kw)
+    from_objs = sweep_early_stopping(X_tr, y_tr, X_val, y_val, objs, **kw)
+    pd.testing.assert_frame_equal(from_df.table, from_objs.table)
+
+
+@pytest.mark.parametrize(
+    ("column", "value", "message"),
+    [
+        ("patience", -1, "patience"),
+        ("patience", np.nan, "patience"),
+        ("es_tol", -0.5, "es_tol"),
+        ("es_tol", np.inf, "es_tol"),
+        ("interval", 0, "interval"),
+        ("metric", "f1", "metric"),
+    ],
+)
+def test_table_rejects_bad_values(column, value, message):
+    X_tr, y_tr, X_val, y_val, *_ = SPLIT
+    df = pd.DataFrame({"patience": [1, 2], "es_tol": [0.0, 0.1], "interval": [1, 1]})
+    df["metric"] = "accuracy"
+    df[column] = df[column].astype(object)
+    df.loc[1, column] = value
+    with pytest.raises(ValueError, match=message):
+        sweep_early_stopping(X_tr, y_tr, X_val, y_val, df, **SVM)

@@ -82,7 +82,26 @@ class SweepResult:
     table: pd.DataFrame
 
 
-def _configs_from(configs: Sequence[EarlyStopping] | pd.DataFrame) -> list[EarlyStopping]:
+def _integers(values: Any, name: str, low: int, what: str) -> np.ndarray:
+    """Whole numbers ``>= low`` from a table column (fractions truncate, as ``int()`` does)."""
+    try:
+        v = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name} must hold numbers, got {values!r}.") from None
+    if not np.isfinite(v).all() or (v < low).any():
+        raise ValueError(f"{name} must hold {what}, got {v[~(np.isfinite(v) & (v >= low))][0]!r}.")
+    return v.astype(np.int64)
+
+
+def _config_arrays(
+    configs: Sequence[EarlyStopping] | pd.DataFrame,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """``(patience, es_tol, interval, metric code)`` arrays of the configurations.
+
+    A table is validated column-wise, with :class:`EarlyStopping`'s rules and
+    messages, rather than through one object per row: a sweep of 100
+    configurations often takes about a millisecond, as long as building them.
+    """
     if isinstance(configs, pd.DataFrame):
         missing = {"patience", "es_tol"} - set(configs.columns)
         if missing:
@@ -91,21 +110,41 @@ def _configs_from(configs: Sequence[EarlyStopping] | pd.DataFrame) -> list[Early
                 "patience and es_tol (interval and metric are optional)."
             )
         n = len(configs)
-        interval = configs["interval"] if "interval" in configs else np.ones(n, dtype=np.int64)
-        metric = configs["metric"] if "metric" in configs else ["accuracy"] * n
-        return [
-            EarlyStopping(patience=int(p), tol=float(t), interval=int(r), metric=str(m))
-            for p, t, r, m in zip(
-                configs["patience"], configs["es_tol"], interval, metric, strict=True
+        patience = _integers(configs["patience"], "patience", 0, "non-negative integers")
+        interval = (
+            _integers(
+                configs["interval"], "interval (the check interval r)", 1, "positive integers"
             )
-        ]
+            if "interval" in configs
+            else np.ones(n, dtype=np.int64)
+        )
+        # a writable copy: pandas may hand out a read-only view, and numba would
+        # compile (and cache) a second solver for read-only arrays
+        es_tol = np.array(configs["es_tol"], dtype=np.float64)
+        if not (np.isfinite(es_tol) & (es_tol >= 0)).all():
+            raise ValueError(
+                f"tol (es_tol) must be a non-negative finite number, got {es_tol[~(np.isfinite(es_tol) & (es_tol >= 0))][0]!r}."
+            )
+        metric = np.zeros(n, dtype=np.int64)
+        if "metric" in configs:
+            names = configs["metric"].astype(str).to_numpy()
+            unknown = ~np.isin(names, METRICS)
+            if unknown.any():
+                raise ValueError(f"metric must be one of {METRICS}, got {names[unknown][0]!r}.")
+            metric = (names == METRICS[1]).astype(np.int64)
+        return patience, es_tol, interval, metric
     out = list(configs)
     for c in out:
         if not isinstance(c, EarlyStopping):
             raise TypeError(
                 f"configs must hold EarlyStopping objects or be a DataFrame, got an element of type {type(c).__name__}."
             )
-    return out
+    return (
+        np.array([c.patience for c in out], dtype=np.int64),
+        np.array([c.tol for c in out], dtype=np.float64),
+        np.array([c.interval for c in out], dtype=np.int64),
+        np.array([METRICS.index(c.metric) for c in out], dtype=np.int64),
+    )
 
 
 def _accuracy(f: np.ndarray, y: np.ndarray) -> float:
@@ -138,8 +177,8 @@ def sweep_early_stopping(
     converges, with the reference run's values. Validation and test decision
     values are tracked only while some configuration is still running.
     """
-    cfgs = _configs_from(configs)
-    if not cfgs:
+    patience, es_tol, interval, metric = _config_arrays(configs)
+    if patience.shape[0] == 0:
         raise ValueError("configs is empty; pass at least one early-stopping configuration.")
     has_test = X_test is not None
     if has_test and y_test is None:
@@ -158,10 +197,10 @@ def sweep_early_stopping(
         y_val=y_val,
         X_test=X_test,
         y_test=y_test,
-        patience=np.array([c.patience for c in cfgs]),
-        es_tol=np.array([c.tol for c in cfgs]),
-        interval=np.array([c.interval for c in cfgs]),
-        metric=np.array([METRICS.index(c.metric) for c in cfgs]),
+        patience=patience,
+        es_tol=es_tol,
+        interval=interval,
+        metric=metric,
         stop_when_all_stopped=False,
     )
     assert track is not None

@@ -56,7 +56,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
     solver : {'fan', 'keerthi', 'fan_plain'}
         The numba solver, or appendix A's reference solvers (no early stopping).
     cache_size_mb : float
-        Memory budget of the kernel rows (precomputed if they fit, else LRU).
+        Memory budget of the kernel rows (computed on demand; LRU if not all fit).
     random_state : int, RandomState or None
         Seeds the internal validation split.
 

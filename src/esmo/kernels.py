@@ -3,10 +3,12 @@
 The solver needs, per iteration, the two kernel rows ``K(x_i, .)`` and
 ``K(x_j, .)`` of the working pair against the training points and, when it
 tracks early stopping, against the validation and test points too. Those rows
-live in one ``float32`` (or ``float64``) array of *slots*: when all rows fit the
-memory budget they are computed up front with BLAS (``gemm``, fast), otherwise
-the solver computes them on demand and keeps the most recently used ones, like
-LIBSVM's LRU kernel cache, so memory stays bounded for any ``n``.
+live in one ``float32`` (or ``float64``) array of *slots* that the solver fills
+on demand, the first time a point enters a working pair: short runs, the common
+case in a hyperparameter search, touch few rows, and filling all ``n`` rows up
+front cost more than many whole fits. When all rows fit the memory budget each
+keeps its slot; otherwise the most recently used ones stay, like LIBSVM's LRU
+kernel cache, so memory stays bounded for any ``n``.
 
 ``float32`` is the default storage because LIBSVM stores ``Q`` in single
 precision (``Qfloat``): the same rounding is what makes our iteration counts
@@ -23,7 +25,7 @@ import numpy as np
 KERNELS: tuple[str, ...] = ("linear", "rbf")
 _KERNEL_CODE = {"linear": 0, "rbf": 1}
 
-# rows computed per BLAS call when filling a precomputed kernel matrix; bounds the
+# rows per BLAS call when float64 storage fills every row up front; bounds the
 # float64 temporary to ``_CHUNK_ROWS * n_cols`` doubles
 _CHUNK_ROWS = 512
 
@@ -74,14 +76,18 @@ def kernel_diagonal(X: np.ndarray, kernel: str) -> np.ndarray:
 
 @dataclass
 class KernelRows:
-    """Kernel rows of the training points against ``X_all`` (training points first).
+    """Kernel rows of the training points against ``X_all`` (training points first), on demand.
 
-    ``data[slot_of[i]]`` is row ``i`` when ``slot_of[i] >= 0``. With
-    ``precomputed`` every row is filled; otherwise the solver fills slots on
-    demand and evicts the least recently used (``stamp``) when all are taken.
+    ``data[slot_of[i]]`` is row ``i`` when ``slot_of[i] >= 0``. The solver fills a
+    slot the first time it needs a row; with ``resident`` every row has a slot of
+    its own, otherwise the least recently used (``stamp``) is evicted when all are
+    taken. ``XT`` is ``X_all`` transposed, so a row is a sum of contiguous columns.
+    ``blas`` marks float64 storage, which keeps BLAS products (see
+    :func:`build_kernel_rows`).
     """
 
     X_all: np.ndarray
+    XT: np.ndarray
     sq_all: np.ndarray
     kernel_code: int
     gamma: float
@@ -89,7 +95,8 @@ class KernelRows:
     slot_of: np.ndarray
     owner: np.ndarray
     stamp: np.ndarray
-    precomputed: bool
+    resident: bool
+    blas: bool
 
 
 def build_kernel_rows(
@@ -100,13 +107,23 @@ def build_kernel_rows(
     cache_size_mb: float,
     dtype: type = np.float32,
 ) -> KernelRows:
-    """Precompute all ``n`` rows if they fit ``cache_size_mb``, else prepare an LRU cache."""
+    """Prepare the on-demand row store: one slot per row if they fit ``cache_size_mb``, else LRU.
+
+    Rows are never filled up front: an SMO run reads only the rows of the points
+    that enter a working pair, often a small share of ``n`` (LIBSVM computes rows
+    on demand for the same reason), and a row costs ``O(n_cols * nnz(x_i))``.
+    Float32 storage (the default, LIBSVM's) rounds away the last-bit differences
+    between summation orders. Float64 storage exposes them, so it keeps the BLAS
+    products its reference results were computed with: all rows up front with
+    ``gemm`` when they fit, else ``gemv`` rows on demand.
+    """
     code = check_kernel(kernel, gamma)
     n, n_cols = X_train.shape[0], X_all.shape[0]
     itemsize = np.dtype(dtype).itemsize
     budget = float(cache_size_mb) * 2**20
     sq_all = np.einsum("ij,ij->i", X_all, X_all) if code == 1 else np.zeros(n_cols)
-    if n * n_cols * itemsize <= budget:
+    blas = np.dtype(dtype) == np.float64
+    if blas and n * n_cols * itemsize <= budget:
         data = np.empty((n, n_cols), dtype=dtype)
         for start in range(0, n, _CHUNK_ROWS):
             stop = min(start + _CHUNK_ROWS, n)
@@ -114,6 +131,7 @@ def build_kernel_rows(
         slot_of = np.arange(n, dtype=np.int64)
         return KernelRows(
             X_all,
+            np.ascontiguousarray(X_all.T),
             sq_all,
             code,
             float(gamma),
@@ -122,11 +140,13 @@ def build_kernel_rows(
             slot_of.copy(),
             np.zeros(n, np.int64),
             True,
+            True,
         )
     # two rows are the minimum: the working pair must be resident together
     n_slots = int(max(2, min(n, budget // (n_cols * itemsize))))
     return KernelRows(
         X_all,
+        np.ascontiguousarray(X_all.T),
         sq_all,
         code,
         float(gamma),
@@ -134,29 +154,48 @@ def build_kernel_rows(
         np.full(n, -1, dtype=np.int64),
         np.full(n_slots, -1, dtype=np.int64),
         np.full(n_slots, -1, dtype=np.int64),
-        False,
+        n_slots == n,
+        blas,
     )
 
 
 @numba.njit(cache=True)
-def get_row(i, n_cols, X_all, sq_all, kernel_code, gamma, data, slot_of, owner, stamp, clock):
+def get_row(
+    i, n_cols, X_all, XT, sq_all, kernel_code, gamma, blas, data, slot_of, owner, stamp, clock
+):
     """Row ``i`` of the kernel store (the first ``n_cols`` entries valid), computing it on a miss.
 
-    ``clock`` is a one-element counter that orders uses for the LRU eviction.
+    ``clock`` holds the use counter that orders the LRU eviction and the number
+    of slots taken so far (free slots are handed out in order, without a search).
+    The dot products ``x_i . x_k`` run over the nonzero features of ``x_i`` only,
+    in feature order, one vectorised pass over a column of ``XT`` each: the cost
+    of LIBSVM's sparse dot products, for dense and sparse data alike.
     """
     clock[0] += 1
     s = slot_of[i]
     if s >= 0:
         stamp[s] = clock[0]
         return data[s]
-    s = np.argmin(stamp)  # a free slot has stamp -1, else the least recently used
-    old = owner[s]
-    if old >= 0:
-        slot_of[old] = -1
+    if clock[1] < owner.shape[0]:
+        s = clock[1]
+        clock[1] += 1
+    else:
+        s = np.argmin(stamp)  # the least recently used
+        slot_of[owner[s]] = -1
     owner[s] = i
     slot_of[i] = s
     stamp[s] = clock[0]
-    dots = np.dot(X_all[:n_cols], X_all[i])
+    xi = X_all[i]
+    if blas:
+        dots = np.dot(X_all[:n_cols], xi)
+    else:
+        dots = np.zeros(n_cols)
+        for t in range(xi.shape[0]):
+            v = xi[t]
+            if v != 0.0:
+                col = XT[t]
+                for k in range(n_cols):
+                    dots[k] += col[k] * v
     row = data[s]
     if kernel_code == 1:
         sq_i = sq_all[i]

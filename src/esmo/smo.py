@@ -14,7 +14,9 @@ Per iteration the solver makes two passes over the training set: the choice of
 ``j`` (which needs row ``i``), and the gradient update fused with the choice of
 the next ``i`` and, on check iterations, with the computation of ``rho``.
 Validation and test decision values are updated from the two changed alphas in
-``O(n_val + n_test)``; they are never recomputed from scratch.
+``O(n_val + n_test)``; they are never recomputed from scratch. Kernel rows,
+validation and test columns included, are computed only for points that enter
+a working pair (:mod:`esmo.kernels`).
 
 Prediction rule, used everywhere: ``f(x) = sum_i a_i y_i K(x_i, x) - rho``
 predicts +1 when ``f(x) > 0`` and -1 otherwise (LIBSVM's rule).
@@ -114,9 +116,11 @@ def _smo_loop(
     tol,
     max_iter,
     X_all,
+    XT,
     sq_all,
     kernel_code,
     gamma,
+    blas,
     data,
     slot_of,
     owner,
@@ -145,7 +149,7 @@ def _smo_loop(
     m = y_eval.shape[0]
     n_test = m - n_val
     n_cfg = cfg_patience.shape[0]
-    clock = np.zeros(1, dtype=np.int64)
+    clock = np.zeros(2, dtype=np.int64)
 
     for k in range(n):
         alpha[k] = 0.0
@@ -154,6 +158,8 @@ def _smo_loop(
 
     # early-stopping state
     S = np.zeros(m)
+    positive = y_eval > 0.0
+    need_hinge = n_cfg > 0 and cfg_metric.max() == 1
     active = np.ones(n_cfg, dtype=np.bool_)
     n_active = n_cfg
     q = cfg_patience.copy()
@@ -201,7 +207,19 @@ def _smo_loop(
         tracking = n_active > 0
         n_cols = n + m if tracking else n
         Ki = get_row(
-            i, n_cols, X_all, sq_all, kernel_code, gamma, data, slot_of, owner, stamp, clock
+            i,
+            n_cols,
+            X_all,
+            XT,
+            sq_all,
+            kernel_code,
+            gamma,
+            blas,
+            data,
+            slot_of,
+            owner,
+            stamp,
+            clock,
         )
 
         # j: second-order choice among I_low with -y_j G_j < m(a) (select_working_set)
@@ -240,7 +258,19 @@ def _smo_loop(
         j = jmin
         n_iter += 1
         Kj = get_row(
-            j, n_cols, X_all, sq_all, kernel_code, gamma, data, slot_of, owner, stamp, clock
+            j,
+            n_cols,
+            X_all,
+            XT,
+            sq_all,
+            kernel_code,
+            gamma,
+            blas,
+            data,
+            slot_of,
+            owner,
+            stamp,
+            clock,
         )
 
         # pair update with clipping to the box, as in Solver::Solve
@@ -357,26 +387,31 @@ def _smo_loop(
             for v in range(m):
                 S[v] += Ki[n + v] * ci + Kj[n + v] * cj
             continue
+        # branch-free passes (adding max(h, 0) equals adding only positive h), and
+        # the hinge loss only when some configuration reads it
         val_correct = 0
-        hinge_sum = 0.0
-        for v in range(n_val):
-            s = S[v] + Ki[n + v] * ci + Kj[n + v] * cj
-            S[v] = s
-            f = s - rho
-            yv = y_eval[v]
-            if (f > 0.0) == (yv > 0.0):
-                val_correct += 1
-            h = 1.0 - yv * f
-            if h > 0.0:
-                hinge_sum += h
+        hinge = np.nan
+        if need_hinge:
+            hinge_sum = 0.0
+            for v in range(n_val):
+                s = S[v] + Ki[n + v] * ci + Kj[n + v] * cj
+                S[v] = s
+                f = s - rho
+                yv = y_eval[v]
+                val_correct += (f > 0.0) == (yv > 0.0)
+                hinge_sum += max(1.0 - yv * f, 0.0)
+            hinge = hinge_sum / n_val
+        else:
+            for v in range(n_val):
+                s = S[v] + Ki[n + v] * ci + Kj[n + v] * cj
+                S[v] = s
+                val_correct += (s - rho > 0.0) == positive[v]
         test_correct = 0
         for v in range(n_val, m):
             s = S[v] + Ki[n + v] * ci + Kj[n + v] * cj
             S[v] = s
-            if (s - rho > 0.0) == (y_eval[v] > 0.0):
-                test_correct += 1
+            test_correct += (s - rho > 0.0) == positive[v]
         acc = val_correct / n_val
-        hinge = hinge_sum / n_val
         tacc = test_correct / n_test if n_test > 0 else np.nan
 
         next_event = max_iter + 1
@@ -527,9 +562,11 @@ def run_smo(
         float(tol),
         int(max_iter),
         rows.X_all,
+        rows.XT,
         rows.sq_all,
         code,
         float(gamma),
+        rows.blas,
         rows.data,
         rows.slot_of,
         rows.owner,
@@ -595,8 +632,9 @@ def solve_smo(
 
     ``early_stopping`` is an :class:`esmo.early_stopping.EarlyStopping` read on
     ``(X_val, y_val)``. ``kernel_dtype`` is the storage precision of kernel
-    values (float32 like LIBSVM, or float64). Kernel rows are precomputed when
-    ``n x (n + n_val)`` of them fit ``cache_size_mb``, else cached LRU.
+    values (float32 like LIBSVM, or float64). Kernel rows are computed when a
+    point first enters a working pair and kept while ``n x (n + n_val)`` of them
+    fit ``cache_size_mb``, else cached LRU (see :mod:`esmo.kernels`).
     """
     if early_stopping is None:
         result, _ = run_smo(
