@@ -398,3 +398,264 @@ def plot_win_histogram(
     if title:
         ax.set_title(title)
     return fig
+
+
+# --- E3, E4, appendix A and the illustrations (figs 1.1, 2.3, 2.4, 4.8, 4.9, 5.4, 5.5, A.1) ---
+
+#: Methods of E3/E4 in the thesis's order, and their colours: one hue per search,
+#: light without early stopping and dark with it.
+_HPO_METHODS = ("RS", "RS+ES", "SH", "SH+ES")
+_HPO_COLOURS = dict(zip(_HPO_METHODS, sns.color_palette("Paired", 4), strict=True))
+_SOLVER_LABELS = {
+    "keerthi": "Keerthi",
+    "fan_plain": "Fan (plain)",
+    "fan": "Fan (optimised)",
+    "libsvm": "LIBSVM",
+}
+
+
+def plot_hpo_methods(
+    scores: pd.DataFrame, *, dataset: str, beta: float = 0.995, title: str | None = None
+) -> Figure:
+    """Figs 4.8, 4.9, 5.4, 5.5: the four HPO methods on one dataset, three panels.
+
+    Mean test accuracy (with the std over folds), total wall-clock seconds and
+    score, from ``esmo.experiments.e3_scores``'s table. The dashed line in the
+    score panel is the reference, RS without early stopping.
+    """
+    _require_columns(
+        scores,
+        ["dataset", "method", "test_accuracy_mean", "test_accuracy_std", "seconds", "score"],
+        "scores",
+    )
+    rows = scores[scores["dataset"] == dataset].set_index("method")
+    if rows.empty:
+        raise ValueError(
+            f"no rows for dataset {dataset!r}; the table has {sorted(scores['dataset'].unique())}"
+        )
+    methods = [m for m in _HPO_METHODS if m in rows.index]
+    methods += [m for m in rows.index if m not in methods]
+    rows = rows.loc[methods]
+    colours = [_HPO_COLOURS.get(m, "0.5") for m in methods]
+    x = np.arange(len(methods))
+    with sns.axes_style("whitegrid"):
+        fig, axes = plt.subplots(1, 3, figsize=(12.0, 3.6), layout="constrained")
+    acc_ax, time_ax, score_ax = axes
+    acc = rows["test_accuracy_mean"].to_numpy(float) * 100
+    std = rows["test_accuracy_std"].to_numpy(float) * 100
+    acc_ax.bar(x, acc, yerr=std, color=colours, capsize=4)
+    low, high = float(np.min(acc - std)), float(np.max(acc + std))
+    pad = max(0.5, 0.15 * (high - low))
+    acc_ax.set_ylim(low - pad, high + pad)
+    acc_ax.set_ylabel("mean test accuracy (%)")
+    time_ax.bar(x, rows["seconds"].to_numpy(float), color=colours)
+    time_ax.set_ylabel(_COST_LABELS["seconds"])
+    values = rows["score"].to_numpy(float)
+    score_ax.bar(x, values, color=colours)
+    if "RS" in rows.index:
+        score_ax.axhline(rows.loc["RS", "score"], color="black", linestyle="--", lw=1.2)
+    spread = float(np.ptp(values))
+    pad = max(1e-3, 0.2 * spread)
+    score_ax.set_ylim(float(values.min()) - pad, float(values.max()) + pad)
+    score_ax.set_ylabel(f"score S (β = {beta:g})")
+    for ax in axes:
+        ax.set_xticks(x, methods)
+    fig.suptitle(title or dataset)
+    return fig
+
+
+def plot_solver_comparison(runs: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """Fig A.1: iterations, seconds and test accuracy of each SMO solver over the runs.
+
+    ``runs`` stacks ``esmo.experiments.compare_solvers``'s tables (one per fold).
+    Each panel shows every run as a dot and the mean as a black bar; iterations
+    and seconds are on log axes (the solvers differ by orders of magnitude).
+    """
+    _require_columns(runs, ["solver", "n_iter", "seconds", "test_accuracy"], "runs")
+    if runs.empty:
+        raise ValueError("runs is empty: pass compare_solvers' tables of the five folds")
+    order = [s for s in _SOLVER_LABELS if s in set(runs["solver"])]
+    order += sorted(set(runs["solver"]) - set(order))
+    data = runs.assign(
+        label=runs["solver"].map(lambda s: _SOLVER_LABELS.get(s, s)),
+        accuracy=runs["test_accuracy"] * 100,
+    )
+    labels = [_SOLVER_LABELS.get(s, s) for s in order]
+    palette = dict(zip(labels, sns.color_palette("colorblind", len(labels)), strict=True))
+    panels = [
+        ("n_iter", "SMO iterations", True),
+        ("seconds", "wall-clock time (s)", True),
+        ("accuracy", "test accuracy (%)", False),
+    ]
+    with sns.axes_style("whitegrid"):
+        fig, axes = plt.subplots(1, 3, figsize=(13.0, 3.8), layout="constrained")
+    for ax, (column, ylabel, log) in zip(axes, panels, strict=True):
+        sns.stripplot(
+            data=data,
+            x="label",
+            y=column,
+            hue="label",
+            order=labels,
+            palette=palette,
+            size=6,
+            jitter=0.15,
+            legend=False,
+            ax=ax,
+        )
+        means = data.groupby("label")[column].mean().reindex(labels)
+        ax.scatter(
+            np.arange(len(labels)),
+            means,
+            marker="_",
+            s=900,
+            linewidths=2.5,
+            color="black",
+            zorder=5,
+            label="mean",
+        )
+        if log:
+            ax.set_yscale("log")
+        ax.set_xlabel("")
+        ax.set_ylabel(ylabel)
+        ax.tick_params(axis="x", labelrotation=15)
+    axes[0].legend(loc="best", frameon=True)
+    if title:
+        fig.suptitle(title)
+    return fig
+
+
+def plot_validation_curves(
+    curves: pd.DataFrame, *, label: str = "config", title: str | None = None
+) -> Figure:
+    """Fig 1.1: validation accuracy along the SMO iterations (log x) for several configurations.
+
+    ``curves`` stacks ``esmo.experiments.validation_curve_along_iterations``'s
+    tables with a ``label`` column naming the configuration. A ring marks
+    where SMO converged.
+    """
+    _require_columns(curves, [label, "n_iter", "val_accuracy"], "curves")
+    if curves.empty:
+        raise ValueError("curves is empty: pass at least one configuration's curve")
+    names = list(dict.fromkeys(curves[label]))
+    palette = sns.color_palette("colorblind", len(names))
+    with sns.axes_style("whitegrid"):
+        fig, ax = plt.subplots(figsize=(6.5, 4.0), layout="constrained")
+    for colour, name in zip(palette, names, strict=True):
+        curve = curves[curves[label] == name].sort_values("n_iter")
+        ax.plot(curve["n_iter"], curve["val_accuracy"] * 100, color=colour, lw=1.6, label=name)
+        if "converged" in curve.columns and bool(curve["converged"].iloc[-1]):
+            end = curve.iloc[-1]
+            ax.scatter(
+                end["n_iter"],
+                end["val_accuracy"] * 100,
+                s=60,
+                facecolor="none",
+                edgecolor=colour,
+                linewidth=1.6,
+                zorder=4,
+            )
+    ax.set_xscale("log")
+    ax.set_xlabel("SMO iterations")
+    ax.set_ylabel("validation accuracy (%)")
+    ax.legend(loc="best", frameon=True, fontsize="small")
+    if title:
+        ax.set_title(title)
+    return fig
+
+
+def plot_decision_boundaries(
+    X: np.ndarray,
+    y: np.ndarray,
+    decision_functions: Mapping[str, object],
+    *,
+    resolution: int = 200,
+    ncols: int = 3,
+    title: str | None = None,
+) -> Figure:
+    """Fig 2.3: decision boundaries of fitted models on a 2-D dataset, one panel each.
+
+    ``decision_functions`` maps a panel title (e.g. ``"γ = 10"``) to a callable
+    taking an ``(n, 2)`` array and returning decision values, such as a fitted
+    model's ``decision_function``; training stays outside plotting. Each panel
+    shades the sign of the decision function, draws its zero level (the
+    boundary) and the +-1 margins, and the points coloured by class.
+    """
+    X = np.asarray(X, dtype=float)
+    y = np.asarray(y)
+    if X.ndim != 2 or X.shape[1] != 2:
+        raise ValueError(
+            f"X must have two features to draw a decision boundary, got shape {X.shape}"
+        )
+    if y.shape != (X.shape[0],):
+        raise ValueError(f"y must hold one label per row of X ({X.shape[0]}), got {y.shape}")
+    if not decision_functions:
+        raise ValueError("decision_functions is empty: pass at least one fitted model")
+    pad = 0.05 * np.ptp(X, axis=0)
+    lo, hi = X.min(axis=0) - pad, X.max(axis=0) + pad
+    g0, g1 = np.meshgrid(
+        np.linspace(lo[0], hi[0], resolution), np.linspace(lo[1], hi[1], resolution)
+    )
+    grid = np.column_stack([g0.ravel(), g1.ravel()])
+    classes = np.unique(y)
+    point_colours = sns.color_palette("colorblind", 2)
+    fig, axes = _panels(len(decision_functions), ncols, title)
+    for ax, (name, decide) in zip(axes, decision_functions.items(), strict=True):
+        if not callable(decide):
+            raise TypeError(
+                f"decision_functions[{name!r}] is not callable; pass model.decision_function"
+            )
+        values = np.asarray(decide(grid), dtype=float).reshape(g0.shape)
+        ax.contourf(g0, g1, values > 0, levels=[-0.5, 0.5, 1.5], colors=["#f4d8c4", "#c9dcef"])
+        ax.contour(g0, g1, values, levels=[0.0], colors="black", linewidths=1.4)
+        ax.contour(
+            g0, g1, values, levels=[-1.0, 1.0], colors="0.35", linewidths=0.8, linestyles="--"
+        )
+        for colour, label in zip(point_colours[::-1], classes, strict=False):
+            mask = y == label
+            ax.scatter(X[mask, 0], X[mask, 1], s=9, color=colour, edgecolor="white", linewidth=0.3)
+        ax.set_title(name)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        ax.grid(False)
+    return fig
+
+
+def plot_successive_halving(trials: pd.DataFrame, *, title: str | None = None) -> Figure:
+    """Fig 2.4: one successive-halving run's validation accuracy per round.
+
+    ``trials`` is ``esmo.search.SearchResult.trials``. A line joins each
+    configuration's rounds, so one sees where each one was dropped; the
+    configuration that survives every round is highlighted.
+    """
+    _require_columns(trials, ["round", "config_id", "val_accuracy"], "trials")
+    if trials.empty:
+        raise ValueError("trials is empty: pass the trials table of a successive-halving run")
+    last = int(trials["round"].max())
+    winner = trials.loc[trials["round"] == last, "config_id"].iloc[0]
+    with sns.axes_style("whitegrid"):
+        fig, ax = plt.subplots(figsize=(6.0, 4.0), layout="constrained")
+    for config_id, path in trials.sort_values("round").groupby("config_id", sort=False):
+        chosen = config_id == winner
+        ax.plot(
+            path["round"],
+            path["val_accuracy"] * 100,
+            marker="o",
+            ms=6 if chosen else 3,
+            lw=2.2 if chosen else 0.8,
+            color="tab:red" if chosen else "0.55",
+            alpha=1.0 if chosen else 0.6,
+            zorder=5 if chosen else 2,
+            label=f"chosen (config {config_id})" if chosen else None,
+        )
+    rounds = np.arange(last + 1)
+    if "n_samples" in trials.columns:
+        samples = trials.groupby("round")["n_samples"].first().reindex(rounds)
+        ax.set_xticks(rounds, [f"{r}\n(n={int(s)})" for r, s in zip(rounds, samples, strict=True)])
+    else:
+        ax.set_xticks(rounds)
+    ax.set_xlabel("round (training samples)")
+    ax.set_ylabel("validation accuracy (%)")
+    ax.legend(loc="lower right", frameon=True)
+    if title:
+        ax.set_title(title)
+    return fig

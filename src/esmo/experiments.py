@@ -1,0 +1,443 @@
+"""Wall-clock measurements of experiments E3, E4 and appendix A, and fig 1.1's curves.
+
+The workflow scripts are thin: each calls one function here per dataset and
+fold and writes the returned table. Everything that decides *what* is timed
+lives in this module, so it is tested once:
+
+- :func:`run_hpo_methods` runs random search (RS) and successive halving (SH),
+  each with and without early stopping (ES), on one fold (E3 with j_high, E4
+  with j_r; thesis sec 3.4, 4.3, 5.4).
+- :func:`e3_scores` turns the per-fold tables into mean accuracies, summed
+  seconds and scores against RS without ES (protocol §6).
+- :func:`compare_solvers` times appendix A's four SMO solvers on one fold.
+- :func:`validation_curve_along_iterations` gives fig 1.1's validation
+  accuracy after m SMO iterations.
+
+Timing rules. Only ``fit`` is timed (``esmo.search`` wraps each fit in
+``time.perf_counter``). Numba compiles on a function's first call, which would
+charge seconds of compilation to whichever fit comes first; every function here
+therefore fits each estimator variant once on a tiny slice of the data before
+timing anything.
+"""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.metrics import accuracy_score
+from sklearn.svm import SVC
+
+from esmo.estimator import SMOClassifier
+from esmo.scoring import _require_columns, random_search_outcome, score
+from esmo.search import SearchResult, random_search, successive_halving
+
+#: The four HPO methods of E3/E4, in the thesis's order.
+METHODS = ("RS", "RS+ES", "SH", "SH+ES")
+
+#: The method whose summed seconds normalise every method's cost in E3/E4 (protocol §6).
+REFERENCE_METHOD = "RS"
+
+#: Columns of :func:`run_hpo_methods`'s table, one row per method.
+HPO_COLUMNS = [
+    "method",
+    "search",
+    "early_stopping",
+    "config_id",
+    "val_accuracy",
+    "test_accuracy",
+    "fit_seconds",
+    "total_iterations",
+    "es_overhead_seconds",
+    "n_fits",
+    "n_stopped_early",
+]
+
+#: Appendix A's solvers: the three ``SMOClassifier`` solvers and LIBSVM through scikit-learn.
+SOLVERS = ("keerthi", "fan_plain", "fan", "libsvm")
+
+#: Kernel cache of LIBSVM in appendix A: large enough to hold w1a's whole kernel matrix,
+#: as the numba solver precomputes it, so neither solver recomputes kernel rows.
+LIBSVM_CACHE_MB = 2000.0
+
+_ES_KEYS = ("patience", "es_tol", "interval")
+_CONFIG_COLUMNS = ("config_id", "C", "gamma", "tol")
+_WARM_UP_PER_CLASS = 4
+
+
+def _n_iter(estimator: Any) -> int:
+    """Iterations of a fitted estimator; SVC reports one count per class pair (one here)."""
+    return int(np.sum(estimator.n_iter_))
+
+
+def _tiny_slice(y: np.ndarray, per_class: int = _WARM_UP_PER_CLASS) -> np.ndarray:
+    """The first ``per_class`` rows of each class: enough for an SVM fit, quick to solve."""
+    return np.sort(np.concatenate([np.flatnonzero(y == c)[:per_class] for c in np.unique(y)]))
+
+
+def _check_es_config(es_config: Mapping[str, Any]) -> dict[str, Any]:
+    missing = [k for k in _ES_KEYS if k not in es_config]
+    if missing:
+        raise ValueError(
+            f"es_config lacks {missing}; pass a mapping with keys {list(_ES_KEYS)}, e.g. "
+            "{'patience': 109, 'es_tol': 0.000229, 'interval': 1} for j_high"
+        )
+    patience, interval = es_config["patience"], es_config["interval"]
+    if int(patience) != patience or patience < 0:
+        raise ValueError(f"patience must be a non-negative integer, got {patience!r}")
+    if int(interval) != interval or interval < 1:
+        raise ValueError(f"interval must be a positive integer, got {interval!r}")
+    if not es_config["es_tol"] >= 0:
+        raise ValueError(f"es_tol must be >= 0, got {es_config['es_tol']!r}")
+    return {
+        "early_stopping": True,
+        "n_iter_no_change": int(patience),
+        "es_tol": float(es_config["es_tol"]),
+        "validation_interval": int(interval),
+    }
+
+
+def _check_configs(svm_configs: pd.DataFrame) -> None:
+    if not isinstance(svm_configs, pd.DataFrame):
+        raise TypeError(f"svm_configs must be a pandas DataFrame, got {type(svm_configs).__name__}")
+    _require_columns(svm_configs, list(_CONFIG_COLUMNS), "svm_configs")
+    if svm_configs["gamma"].isna().any():
+        raise ValueError(
+            "svm_configs has empty gamma values: E3/E4 use the RBF kernel; pass the RBF "
+            "configurations (results/configs/svm_rbf.csv)"
+        )
+
+
+class _RecordingFit:
+    """Wraps an estimator and keeps the arrays of its fit, to replay that fit without ES.
+
+    It holds references, not copies: random search fits every candidate on the
+    same training array; successive halving's subsamples are small.
+    """
+
+    def __init__(self, estimator: Any, row: pd.Series) -> None:
+        self.estimator = estimator
+        self.row = row
+        self.X: Any = None
+        self.y: Any = None
+
+    def fit(self, X: Any, y: Any, **fit_params: Any) -> _RecordingFit:
+        self.estimator.fit(X, y, **fit_params)
+        self.X, self.y = X, y
+        return self
+
+    def predict(self, X: Any) -> np.ndarray:
+        return self.estimator.predict(X)
+
+    def __getattr__(self, name: str) -> Any:
+        # fitted attributes (n_iter_, stopped_early_, ...) come from the wrapped estimator
+        if name in {"estimator", "row", "X", "y"}:
+            raise AttributeError(name)
+        return getattr(self.estimator, name)
+
+
+def _timed_fit(estimator: Any, X: Any, y: Any) -> float:
+    with warnings.catch_warnings():
+        # a replay stops at max_iter = T on purpose; its warning is noise
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        start = time.perf_counter()
+        estimator.fit(X, y)
+        return time.perf_counter() - start
+
+
+def _es_overhead_seconds(
+    recorded: Sequence[_RecordingFit],
+    trials: pd.DataFrame,
+    make_plain: Callable[[pd.Series, int], Any],
+) -> float:
+    """Sum over ES fits of (ES fit seconds - seconds of the same T iterations without ES)."""
+    if len(recorded) != len(trials):
+        raise RuntimeError(
+            f"{len(recorded)} recorded fits but {len(trials)} trials: the search must fit "
+            "every estimator it builds exactly once"
+        )
+    total = 0.0
+    for fit, es_seconds in zip(recorded, trials["fit_seconds"].to_numpy(float), strict=True):
+        plain = make_plain(fit.row, _n_iter(fit.estimator))
+        total += es_seconds - _timed_fit(plain, fit.X, fit.y)
+    return total
+
+
+def run_hpo_methods(
+    X_tr: Any,
+    y_tr: Any,
+    X_val: Any,
+    y_val: Any,
+    X_te: Any,
+    y_te: Any,
+    svm_configs: pd.DataFrame,
+    es_config: Mapping[str, Any],
+    *,
+    methods: Sequence[str] = METHODS,
+    max_iter: int = 10_000_000,
+    random_state: int | None,
+    estimator: Callable[..., Any] = SMOClassifier,
+) -> pd.DataFrame:
+    """E3/E4 on one fold: RS and SH over ``svm_configs``, each with and without early stopping.
+
+    Each configuration row (``config_id, C, gamma, tol``) becomes
+    ``estimator(kernel='rbf', C=..., gamma=..., tol=..., max_iter=...)``, plus
+    ``early_stopping=True, n_iter_no_change=patience, es_tol=es_tol,
+    validation_interval=interval`` for the ES methods, whose fits read the
+    validation part. SH uses ``random_state`` for its subsamples, so SH and
+    SH+ES train on the same subsamples.
+
+    ``es_overhead_seconds`` isolates the time the ES checks cost (the
+    validation objective and bias every r iterations). The SMO path does not
+    depend on ES, so for every ES fit that ran T iterations, the same
+    configuration is refit on the same data without ES and with
+    ``max_iter = T``: the difference of the two wall-clock times is that fit's
+    overhead; the column sums them (noise can make a single difference
+    negative; the sum stays an unbiased estimate). The refits are not part of
+    ``fit_seconds``. The column is 0 for the methods without ES.
+
+    Before any timing, each variant (with and without ES) is fitted once on a
+    few rows of each class, so numba's compilation is not timed.
+
+    Returns one row per method with columns :data:`HPO_COLUMNS`.
+    """
+    unknown = [m for m in methods if m not in METHODS]
+    if unknown or not methods:
+        raise ValueError(f"unknown methods {unknown}; choose from {list(METHODS)}")
+    _check_configs(svm_configs)
+    es_params = _check_es_config(es_config)
+    y_tr = np.asarray(y_tr)
+
+    def params(row: pd.Series, limit: int) -> dict[str, Any]:
+        return {
+            "kernel": "rbf",
+            "C": float(row["C"]),
+            "gamma": float(row["gamma"]),
+            "tol": float(row["tol"]),
+            "max_iter": int(limit),
+        }
+
+    def make_plain(row: pd.Series, limit: int = max_iter) -> Any:
+        return estimator(**params(row, limit))
+
+    recorded: list[_RecordingFit] = []
+
+    def make_es(row: pd.Series) -> _RecordingFit:
+        fit = _RecordingFit(estimator(**params(row, max_iter), **es_params), row)
+        recorded.append(fit)
+        return fit
+
+    # warm-up: compile both variants (and the prediction path) before timing
+    tiny = _tiny_slice(y_tr)
+    first = svm_configs.iloc[0]
+    X_tiny = X_tr[tiny]
+    make_plain(first).fit(X_tiny, y_tr[tiny]).predict(X_tiny)
+    estimator(**params(first, max_iter), **es_params).fit(
+        X_tiny, y_tr[tiny], X_val=X_val, y_val=y_val
+    ).predict(X_tiny)
+
+    rows = []
+    for method in methods:
+        search, uses_es = method.removesuffix("+ES"), method.endswith("+ES")
+        recorded.clear()
+        kwargs: dict[str, Any] = {}
+        if uses_es:
+            kwargs["fit_params"] = {"X_val": X_val, "y_val": y_val}
+        if search == "SH":
+            kwargs["random_state"] = random_state
+        run = random_search if search == "RS" else successive_halving
+        result: SearchResult = run(
+            make_es if uses_es else make_plain,
+            svm_configs,
+            X_tr,
+            y_tr,
+            X_val,
+            y_val,
+            X_te,
+            y_te,
+            **kwargs,
+        )
+        overhead = _es_overhead_seconds(recorded, result.trials, make_plain) if uses_es else 0.0
+        stopped = result.trials["stopped_early"]
+        rows.append(
+            {
+                "method": method,
+                "search": search,
+                "early_stopping": uses_es,
+                "config_id": result.config_id,
+                "val_accuracy": result.val_accuracy,
+                "test_accuracy": result.test_accuracy,
+                "fit_seconds": result.fit_seconds,
+                "total_iterations": result.total_iterations,
+                "es_overhead_seconds": overhead,
+                "n_fits": len(result.trials),
+                "n_stopped_early": int(stopped.fillna(False).sum()),
+            }
+        )
+    return pd.DataFrame(rows, columns=HPO_COLUMNS)
+
+
+def e3_scores(per_fold: pd.DataFrame, beta: float = 0.995) -> pd.DataFrame:
+    """Per dataset and method: mean/std test accuracy, summed seconds, score and win.
+
+    ``per_fold`` stacks :func:`run_hpo_methods`'s tables with ``dataset`` and
+    ``fold`` columns. Seconds (``fit_seconds``) are summed over folds and
+    become the cost of the score; the reference cost and score are those of
+    RS without early stopping on the same dataset, for all four methods
+    (protocol §6), so RS's own row ties with itself (``win`` 0.5). The std is
+    over folds with ``ddof=0``, as in ``esmo.scoring``.
+
+    Returns ``dataset, method, test_accuracy_mean, test_accuracy_std,
+    val_accuracy_mean, seconds, total_iterations, es_overhead_seconds,
+    n_folds, seconds_ref, score, score_ref, win``.
+    """
+    _require_columns(
+        per_fold, ["dataset", "fold", "method", "fit_seconds", "test_accuracy"], "per_fold"
+    )
+    if per_fold.duplicated(["dataset", "fold", "method"]).any():
+        raise ValueError(
+            "per_fold has several rows for one (dataset, fold, method); did you concatenate "
+            "a fold's table twice?"
+        )
+    out = random_search_outcome(per_fold, cost="fit_seconds", by=["dataset", "method"])
+    out = out.rename(columns={"fit_seconds": "seconds"})
+    for column in ("total_iterations", "es_overhead_seconds"):
+        if column in per_fold.columns:
+            summed = per_fold.groupby(["dataset", "method"], sort=True)[column].sum()
+            out[column] = summed.to_numpy()
+    folds = per_fold.groupby("dataset")["fold"].nunique()
+    uneven = out[out["n_folds"] != out["dataset"].map(folds)]
+    if not uneven.empty:
+        raise ValueError(
+            f"methods ran on different numbers of folds, e.g. {uneven.iloc[0].to_dict()}; "
+            "summed seconds are comparable only over the same folds: rerun the missing folds"
+        )
+    ref = out[out["method"] == REFERENCE_METHOD].set_index("dataset")
+    lacking = sorted(set(out["dataset"]) - set(ref.index))
+    if lacking:
+        raise ValueError(
+            f"no {REFERENCE_METHOD!r} rows for dataset(s) {lacking}: E3/E4 score every method "
+            "against random search without early stopping, so run it too"
+        )
+    out["seconds_ref"] = out["dataset"].map(ref["seconds"])
+    acc_ref = out["dataset"].map(ref["test_accuracy_mean"])
+    out["score"] = score(out["test_accuracy_mean"], out["seconds"], out["seconds_ref"], beta)
+    out["score_ref"] = score(acc_ref, out["seconds_ref"], out["seconds_ref"], beta)
+    out["win"] = np.sign(out["score"] - out["score_ref"]) * 0.5 + 0.5
+    order = {m: k for k, m in enumerate(METHODS)}
+    out = out.sort_values(
+        ["dataset", "method"], key=lambda s: s.map(order) if s.name == "method" else s
+    )
+    return out.reset_index(drop=True)
+
+
+def _make_solver(solver: str, *, C: float, gamma: float, tol: float, max_iter: int) -> Any:
+    if solver == "libsvm":
+        return SVC(
+            kernel="rbf",
+            C=C,
+            gamma=gamma,
+            tol=tol,
+            shrinking=False,
+            cache_size=LIBSVM_CACHE_MB,
+            max_iter=max_iter,
+        )
+    return SMOClassifier(kernel="rbf", C=C, gamma=gamma, tol=tol, max_iter=max_iter, solver=solver)
+
+
+def compare_solvers(
+    X_tr: Any,
+    y_tr: Any,
+    X_te: Any,
+    y_te: Any,
+    *,
+    C: float,
+    gamma: float,
+    tol: float,
+    solvers: Sequence[str] = SOLVERS,
+    max_iter: int = 10_000_000,
+) -> pd.DataFrame:
+    """Appendix A on one fold: iterations, seconds and test accuracy of each SMO solver.
+
+    ``'keerthi'``, ``'fan_plain'`` and ``'fan'`` are ``SMOClassifier``'s
+    solvers; ``'libsvm'`` is scikit-learn's ``SVC`` without shrinking and with
+    a cache of :data:`LIBSVM_CACHE_MB` MB. Each solver is fitted once on a few
+    rows before its timed fit, so compilation (numba) and first-call set-up are
+    excluded. Returns ``solver, n_iter, seconds, test_accuracy, max_iter_reached``.
+    """
+    unknown = [s for s in solvers if s not in SOLVERS]
+    if unknown or not solvers:
+        raise ValueError(f"unknown solvers {unknown}; choose from {list(SOLVERS)}")
+    y_tr = np.asarray(y_tr)
+    tiny = _tiny_slice(y_tr)
+    rows = []
+    for solver in solvers:
+        make = lambda s=solver: _make_solver(s, C=C, gamma=gamma, tol=tol, max_iter=max_iter)  # noqa: E731
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            make().fit(X_tr[tiny], y_tr[tiny])
+        model = make()
+        seconds = _timed_fit(model, X_tr, y_tr)
+        n_iter = _n_iter(model)
+        rows.append(
+            {
+                "solver": solver,
+                "n_iter": n_iter,
+                "seconds": seconds,
+                "test_accuracy": float(accuracy_score(y_te, model.predict(X_te))),
+                "max_iter_reached": bool(getattr(model, "max_iter_reached_", n_iter >= max_iter)),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def validation_curve_along_iterations(
+    X_tr: Any,
+    y_tr: Any,
+    X_val: Any,
+    y_val: Any,
+    *,
+    C: float,
+    gamma: float,
+    tol: float,
+    checkpoints: Sequence[int],
+    kernel: str = "rbf",
+) -> pd.DataFrame:
+    """Fig 1.1: validation accuracy of the SMO iterate after m iterations, for each checkpoint m.
+
+    The SMO path is deterministic and early stopping is off, so a fit with
+    ``max_iter = m`` returns exactly the iterate the full run reaches after m
+    iterations (with its bias); each checkpoint is one such fit. The curve ends
+    at the first checkpoint where SMO converges (``converged`` is then True and
+    ``n_iter`` the iterations to convergence); later checkpoints would repeat
+    that point. Returns ``checkpoint, n_iter, val_accuracy, converged``.
+    """
+    marks = np.unique(np.asarray(checkpoints))
+    if marks.size == 0 or marks[0] < 1 or not np.issubdtype(marks.dtype, np.integer):
+        raise ValueError(
+            f"checkpoints must be positive integers, got {list(checkpoints)!r}; e.g. "
+            "np.unique(np.geomspace(1, 1e5, 30).astype(int))"
+        )
+    rows = []
+    for m in marks.tolist():
+        model = SMOClassifier(kernel=kernel, C=C, gamma=gamma, tol=tol, max_iter=m)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model.fit(X_tr, y_tr)
+        converged = not model.max_iter_reached_
+        rows.append(
+            {
+                "checkpoint": m,
+                "n_iter": _n_iter(model),
+                "val_accuracy": float(accuracy_score(y_val, model.predict(X_val))),
+                "converged": converged,
+            }
+        )
+        if converged:
+            break
+    return pd.DataFrame(rows)

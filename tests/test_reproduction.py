@@ -1,0 +1,130 @@
+"""The thesis-values table and the reproduction table (esmo.reproduction)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import wilcoxon
+
+from esmo.experiments import e3_scores
+from esmo.reproduction import (
+    REPRODUCTION_COLUMNS,
+    es_configuration_values,
+    hpo_values,
+    load_thesis_values,
+    reproduction_table,
+    solver_values,
+    to_report_html,
+)
+from esmo.statistics import holm
+
+THESIS_VALUES = Path(__file__).resolve().parents[1] / "workflow" / "data" / "thesis_values.csv"
+
+
+@pytest.fixture(scope="module")
+def thesis() -> pd.DataFrame:
+    return load_thesis_values(THESIS_VALUES)
+
+
+def _hand() -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "key": ["a.acc", "b.iters", "c.p"],
+            "section": ["4.3", "A.1.2", "5.2 (table 5.1)"],
+            "description": ["an accuracy", "iterations <raw>", "a patience"],
+            "value": [97.27, 1000.0, 109.0],
+            "unit": ["%", "iterations", "checks"],
+        }
+    )
+
+
+def test_reproduction_table_joins_by_key_and_subtracts():
+    out = reproduction_table(_hand(), {"c.p": 100, "a.acc": 97.5})
+    assert list(out.columns) == REPRODUCTION_COLUMNS
+    assert out["key"].tolist() == ["a.acc", "b.iters", "c.p"]  # the thesis's order
+    assert out["ours"].tolist()[0] == 97.5 and out["ours"].tolist()[2] == 100.0
+    assert out["difference"].iloc[0] == pytest.approx(0.23)
+    assert out["difference"].iloc[2] == -9.0
+    assert math.isnan(out["ours"].iloc[1]) and math.isnan(out["difference"].iloc[1])
+
+
+def test_reproduction_table_rejects_unknown_keys_and_bad_tables():
+    with pytest.raises(ValueError, match=r"\['a.ac'\]"):
+        reproduction_table(_hand(), {"a.ac": 97.0})
+    with pytest.raises(ValueError, match="repeat key"):
+        reproduction_table(pd.concat([_hand(), _hand().iloc[:1]]), {})
+    with pytest.raises(ValueError, match="no section"):
+        reproduction_table(_hand().assign(section=["4.3", "", "5.2"]), {})
+
+
+def test_report_html_escapes_text_and_formats_numbers():
+    page = to_report_html(reproduction_table(_hand(), {"a.acc": 97.5}))
+    assert page.count("<tr>") == 4  # header and three rows
+    assert "iterations &lt;raw&gt;" in page and "<raw>" not in page
+    assert "<td>97.5</td>" in page and "<td>–</td>" in page
+
+
+def test_thesis_values_keys_unique_and_every_row_has_a_section(thesis):
+    raw = pd.read_csv(THESIS_VALUES, dtype=str)
+    assert list(raw.columns) == ["key", "section", "description", "value", "unit"]
+    assert raw["key"].is_unique
+    assert raw["section"].str.strip().str.len().gt(0).all()
+    assert raw["description"].str.strip().str.len().gt(0).all()
+    assert thesis["value"].notna().all()
+    # sections stay text ("5.2 (table 5.1)", "A.1.2"), never parsed as numbers
+    assert thesis.set_index("key").loc["j_r.interval", "section"] == "5.4"
+
+
+def test_thesis_values_hold_the_protocol_configurations(thesis):
+    """The selections the protocol quotes (§7) are the ones in the table."""
+    values = thesis.set_index("key")["value"]
+    assert values["j_high.patience"] == 109 and values["j_high.es_tol"] == 0.000229
+    assert values["j_low.patience"] == values["j_avg.patience"] == 1356
+    assert values["j_r.patience"] == 1 and values["j_r.interval"] == 768
+    # table 5.1 at beta = 0.995, RBF, is j_avg
+    assert values["table_5_1.rbf.beta_0.995.patience"] == values["j_avg.patience"]
+    assert values["table_5_1.rbf.beta_0.995.es_tol"] == values["j_avg.es_tol"]
+    assert len([k for k in values.index if k.startswith("table_5_1.")]) == 20
+
+
+def test_thesis_wilcoxon_values_agree_with_scipy_and_holm(thesis):
+    """An independent computation of sec 5.3's numbers: six wins out of six datasets."""
+    values = thesis.set_index("key")["value"]
+    result = wilcoxon([0.1, 0.2, 0.3, 0.4, 0.5, 0.6], alternative="greater")
+    assert result.statistic == values["wilcoxon.max_statistic"]
+    assert result.pvalue == pytest.approx(values["wilcoxon.p_value_at_max_statistic"])
+    # Holm over 100 tests multiplies the smallest p-value by 100 (the thesis reports it
+    # uncapped; a Holm adjustment caps it at 1)
+    assert 100 * result.pvalue == pytest.approx(values["wilcoxon.holm_p_adj_at_max_statistic"])
+    adjusted = holm(np.full(100, result.pvalue))
+    assert (np.asarray(adjusted) > 0.05).all()
+
+
+def test_our_values_use_the_thesis_keys(thesis):
+    rows = [
+        {"dataset": d, "fold": f, "method": m, "test_accuracy": 0.9, "fit_seconds": 1.0}
+        for d in ("w1a", "german.numer")
+        for f in range(2)
+        for m in ("RS", "RS+ES", "SH", "SH+ES")
+    ]
+    ours = hpo_values(e3_scores(pd.DataFrame(rows)), "e3")
+    runs = pd.DataFrame(
+        {
+            "solver": ["keerthi", "fan_plain", "fan", "libsvm"] * 2,
+            "test_accuracy": [0.90, 0.97, 0.97, 0.96, 0.92, 0.97, 0.97, 0.98],
+        }
+    )
+    ours |= solver_values(runs)
+    ours |= es_configuration_values("j_r", patience=1, es_tol=0.00012697, interval=768)
+    table = reproduction_table(thesis, ours)  # raises if any key were not the thesis's
+    measured = table.set_index("key")
+    assert measured.loc["e3.german.numer.SH+ES.test_accuracy_mean", "ours"] == pytest.approx(90.0)
+    assert measured.loc["appendix_a.libsvm.test_accuracy_mean", "ours"] == pytest.approx(97.0)
+    assert measured.loc["appendix_a.libsvm.test_accuracy_std", "ours"] == pytest.approx(1.0)
+    assert (measured.loc[["j_r.patience", "j_r.es_tol", "j_r.interval"], "difference"] == 0).all()
+    with pytest.raises(ValueError, match="'e3' or 'e4'"):
+        hpo_values(e3_scores(pd.DataFrame(rows)), "e5")
