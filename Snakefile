@@ -25,6 +25,9 @@ include: "workflow/rules/sweeps.smk"
 include: "workflow/rules/e1.smk"
 include: "workflow/rules/e2.smk"
 include: "workflow/rules/e4.smk"
+include: "workflow/rules/e3.smk"
+include: "workflow/rules/illustrations.smk"
+include: "workflow/rules/reproduction.smk"
 
 
 rule all:
@@ -33,4 +36,4 @@ rule all:
         data_products(),
         e1_products(),
         e2_products(),
-        "results/e4/selection.csv",
+        e3_e4_products(),

@@ -209,3 +209,43 @@ def test_tables_do_not_depend_on_chunking_or_cores(reduced_run, tmp_path):
     ours = pd.read_csv(tmp_path / target)
     theirs = pd.read_csv(workdir / target)
     pd.testing.assert_frame_equal(ours, theirs)
+
+
+def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
+    """Every table and figure of E3, E4, appendix A, the illustrations and the reproduction."""
+    workdir, _ = reduced_run
+    results = workdir / "results"
+    test_config = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
+    for hpo in ("e3", "e4"):
+        scores = pd.read_csv(results / hpo / "scores.csv")
+        assert set(scores["method"]) == {"RS", "RS+ES", "SH", "SH+ES"}
+        assert (scores["n_folds"] == test_config["splits"]["runs"]).all()
+        # the reference of every method is random search without early stopping
+        rs = scores.set_index("method").loc["RS"]
+        assert (scores["seconds_ref"] == rs["seconds"]).all()
+        assert rs["win"] == 0.5
+        for dataset in test_config["experiments"][hpo]:
+            assert (results / hpo / "figures" / f"{dataset}.png").stat().st_size > 1000
+    j_r = pd.read_csv(results / "e4" / "selection.csv")
+    assert len(j_r) == 1 and j_r["interval"].iloc[0] >= 1
+
+    solvers = pd.read_csv(results / "appendix_a" / "solvers.csv")
+    assert set(solvers["solver"]) == {"keerthi", "fan_plain", "fan", "libsvm"}
+    per_fold = solvers.pivot_table(index="fold", columns="solver", values="n_iter")
+    assert (per_fold["fan"] == per_fold["libsvm"]).all(), "esmo takes LIBSVM's path"
+    assert (results / "appendix_a" / "figures" / "solvers.png").stat().st_size > 1000
+
+    for figure in ("validation_curves", "decision_boundaries", "successive_halving"):
+        assert (results / "illustrations" / "fourclass" / f"{figure}.png").stat().st_size > 1000
+    halving = pd.read_csv(results / "illustrations" / "fourclass" / "successive_halving.csv")
+    k = min(8, test_config["sampling"]["n_svm_configs"])  # illustrations.n_halving = 8
+    rounds = int(np.log2(k)) + 1
+    assert halving.groupby("round").size().tolist() == [k // 2**t for t in range(rounds)]
+
+    table = pd.read_csv(results / "reproduction.csv")
+    thesis = pd.read_csv(REPO / "workflow" / "data" / "thesis_values.csv")
+    assert list(table["key"]) == list(thesis["key"])
+    ours = table.set_index("key")["ours"]
+    assert ours[["j_low.patience", "j_high.patience", "j_r.interval"]].notna().all()
+    assert ours["wilcoxon.rbf.n_rejected"] >= 0
+    assert "<table" in (results / "reproduction.html").read_text()

@@ -56,9 +56,12 @@ _check_config(config)
 
 
 def libsvm_datasets():
-    """The LIBSVM datasets any experiment uses, in first-use order."""
+    """The LIBSVM datasets any experiment or illustration uses, in first-use order."""
     names = []
-    for datasets in config["experiments"].values():
+    for datasets in [
+        *config["experiments"].values(),
+        [config["illustrations"]["dataset"]],
+    ]:
         names.extend(d for d in datasets if d not in names)
     return names
 
@@ -136,3 +139,35 @@ def e2_products():
         figure=["score_by_dimension", "selected"],
         ext=["pdf", "png"],
     ) + ["results/e2/summary.csv"]
+
+
+def hpo_selection(wildcards):
+    """E3 uses E1's j_high; E4's rerun uses j_r."""
+    return {"e3": "results/e1/selection.csv", "e4": "results/e4/selection.csv"}[
+        wildcards.hpo
+    ]
+
+
+def e3_e4_products():
+    """E3, E4's rerun, appendix A, the illustrations and the reproduction table."""
+    figures = [
+        f"results/{hpo}/figures/{dataset}.{ext}"
+        for hpo in ("e3", "e4")
+        for dataset in config["experiments"][hpo]
+        for ext in ("pdf", "png")
+    ]
+    illustrations = expand(
+        "results/illustrations/{dataset}/{figure}.{ext}",
+        dataset=config["illustrations"]["dataset"],
+        figure=["validation_curves", "decision_boundaries", "successive_halving"],
+        ext=["pdf", "png"],
+    )
+    return (
+        figures
+        + illustrations
+        + [
+            "results/appendix_a/figures/solvers.png",
+            "results/reproduction.csv",
+            "results/reproduction.html",
+        ]
+    )

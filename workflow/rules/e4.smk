@@ -10,8 +10,8 @@ rule e4_selection:
         ),
         es="results/configs/es_interval.csv",
     output:
-        outcome="results/e4/outcome.csv",
-        scores="results/e4/scores.csv",
+        outcome="results/e4/interval_outcome.csv",
+        scores="results/e4/interval_scores.csv",
         selection=report(
             "results/e4/selection.csv",
             caption="../report/e4_selection.rst",

@@ -1,0 +1,76 @@
+"""Figs 1.1, 2.3 and 2.4 on one dataset's first run: curves, boundaries, one SH run."""
+
+import logging
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np
+import pandas as pd
+
+from esmo.estimator import SMOClassifier
+from esmo.experiments import validation_curve_along_iterations
+from esmo.plotting import (
+    plot_decision_boundaries,
+    plot_successive_halving,
+    plot_validation_curves,
+    save_figure,
+)
+from esmo.search import successive_halving
+from esmo.splits import fold_arrays, load_splits
+
+logging.basicConfig(
+    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
+)
+try:
+    p = snakemake.params
+    out = snakemake.output
+    with np.load(snakemake.input.data) as data:
+        X, y = data["X"], data["y"]
+    X_tr, y_tr, X_val, y_val, _, _ = fold_arrays(
+        X, y, load_splits(snakemake.input.splits), 0, p.normalise
+    )
+    configs = pd.read_csv(snakemake.input.svm).sort_values("config_id")
+
+    # fig 1.1: validation accuracy after m iterations, m on a geometric grid
+    checkpoints = np.unique(np.geomspace(1, p.max_iter, 60).astype(np.int64))
+    curves = []
+    for row in configs.head(p.n_curves).itertuples(index=False):
+        curve = validation_curve_along_iterations(
+            X_tr, y_tr, X_val, y_val, C=row.C, gamma=row.gamma, tol=row.tol,
+            checkpoints=checkpoints,
+        )  # fmt: skip
+        curves.append(curve.assign(config=f"C={row.C:.3g}, γ={row.gamma:.3g}"))
+    curves = pd.concat(curves, ignore_index=True)
+    curves.to_csv(out.curves, index=False)
+    save_figure(plot_validation_curves(curves), out.curves_pdf, out.curves_png)
+
+    # fig 2.3: decision boundaries for several gamma at one C
+    if X_tr.shape[1] == 2:
+        models = {
+            f"γ = {gamma:g}": SMOClassifier(kernel="rbf", C=p.C, gamma=gamma).fit(X_tr, y_tr)
+            for gamma in p.gammas
+        }
+        boundaries = plot_decision_boundaries(
+            X_tr, y_tr, {name: model.decision_function for name, model in models.items()}
+        )
+    else:
+        raise ValueError(
+            f"illustrations.dataset must have two features for fig 2.3, "
+            f"{snakemake.wildcards.dataset} has {X_tr.shape[1]}"
+        )
+    save_figure(boundaries, out.boundaries_pdf, out.boundaries_png)
+
+    # fig 2.4: one successive-halving run over the first k configurations
+    result = successive_halving(
+        lambda row: SMOClassifier(kernel="rbf", C=row["C"], gamma=row["gamma"], tol=row["tol"]),
+        configs.head(p.n_halving),
+        X_tr, y_tr, X_val, y_val,
+        random_state=p.seed,
+    )  # fmt: skip
+    result.trials.to_csv(out.halving, index=False)
+    save_figure(plot_successive_halving(result.trials), out.halving_pdf, out.halving_png)
+except Exception:
+    logging.exception("illustrations failed")
+    raise
