@@ -1,4 +1,4 @@
-"""Every figure of experiments E1, E2 and appendix B (thesis ch. 4, 5, app. B).
+"""Every figure of the reproduction (thesis ch. 1, 2, 4, 5 and appendices A, B).
 
 Each function takes tidy tables from ``esmo.scoring`` and returns a matplotlib
 ``Figure``; nothing here touches the file system except ``save_figure``. Costs
@@ -13,6 +13,10 @@ Figure families:
 - ``plot_score_by_dimension``: fig 4.6.
 - ``plot_best_per_beta``: figs 5.1, 5.2.
 - ``plot_win_histogram``: fig 5.3.
+- ``plot_hpo_methods``: figs 4.8, 4.9 (E3) and 5.4, 5.5 (E4).
+- ``plot_solver_comparison``: fig A.1.
+- ``plot_validation_curves``, ``plot_decision_boundaries``,
+  ``plot_successive_halving``: the illustrations, figs 1.1, 2.3 and 2.4.
 """
 
 from __future__ import annotations
