@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from esmo.splits import fold_arrays, fold_splits, load_splits, n_runs, save_splits
+from esmo.splits import fold_arrays, fold_splits, load_fold, load_splits, n_runs, save_splits
 
 
 def _labels(n_neg: int, n_pos: int, seed: int = 0) -> np.ndarray:
@@ -128,3 +128,15 @@ def test_fold_arrays_errors():
         fold_arrays(X, y, splits, 5)
     with pytest.raises(ValueError, match="another dataset"):
         fold_arrays(X[:10], y[:10], splits, 0)
+
+
+def test_load_fold_reads_what_fold_arrays_gives(tmp_path):
+    rng = np.random.default_rng(3)
+    X, y = rng.random((40, 3)), np.repeat([-1, 1], 20).astype(np.int8)
+    np.savez(tmp_path / "data.npz", X=X, y=y)
+    splits = fold_splits(y, 5, seed=1)
+    save_splits(tmp_path / "splits.npz", splits)
+    for normalise in ("dataset", "train"):
+        ours = load_fold(tmp_path / "data.npz", tmp_path / "splits.npz", 2, normalise)
+        for got, want in zip(ours, fold_arrays(X, y, splits, 2, normalise), strict=True):
+            np.testing.assert_array_equal(got, want)

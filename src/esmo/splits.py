@@ -112,3 +112,19 @@ def fold_arrays(
             scaler.transform(X_te),
         )
     return X_tr, y[train], X_val, y[val], X_te, y[test]
+
+
+def load_fold(
+    data_path: str | os.PathLike[str],
+    splits_path: str | os.PathLike[str],
+    k: int,
+    normalise: str = "dataset",
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Run ``k``'s arrays read from a prepared dataset file and its splits file.
+
+    What every training and timing job starts with, so they all read one run
+    the same way (see :func:`fold_arrays`).
+    """
+    with np.load(data_path) as data:
+        X, y = data["X"], data["y"]
+    return fold_arrays(X, y, load_splits(splits_path), k, normalise)

@@ -2,10 +2,8 @@
 
 import logging
 
-import numpy as np
-
 from esmo.experiments import compare_solvers
-from esmo.splits import fold_arrays, load_splits
+from esmo.splits import load_fold
 
 logging.basicConfig(
     filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
@@ -13,10 +11,8 @@ logging.basicConfig(
 try:
     p = snakemake.params
     fold = int(snakemake.wildcards.fold)
-    with np.load(snakemake.input.data) as data:
-        X, y = data["X"], data["y"]
-    X_tr, y_tr, _, _, X_te, y_te = fold_arrays(
-        X, y, load_splits(snakemake.input.splits), fold, p.normalise
+    X_tr, y_tr, _, _, X_te, y_te = load_fold(
+        snakemake.input.data, snakemake.input.splits, fold, p.normalise
     )
     table = compare_solvers(
         X_tr, y_tr, X_te, y_te, C=p.C, gamma=p.gamma, tol=p.tol, solvers=p.solvers,

@@ -2,11 +2,10 @@
 
 import logging
 
-import numpy as np
 import pandas as pd
 
 from esmo.experiments import run_hpo_methods
-from esmo.splits import fold_arrays, load_splits
+from esmo.splits import load_fold
 
 logging.basicConfig(
     filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
@@ -14,9 +13,7 @@ logging.basicConfig(
 try:
     p = snakemake.params
     fold = int(snakemake.wildcards.fold)
-    with np.load(snakemake.input.data) as data:
-        X, y = data["X"], data["y"]
-    parts = fold_arrays(X, y, load_splits(snakemake.input.splits), fold, p.normalise)
+    parts = load_fold(snakemake.input.data, snakemake.input.splits, fold, p.normalise)
     configs = pd.read_csv(snakemake.input.svm).sort_values("config_id").head(p.n_configs)
     selection = pd.read_csv(snakemake.input.selection)
     if "kernel" in selection:  # E1's table holds every kernel and objective

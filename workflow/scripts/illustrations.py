@@ -18,7 +18,7 @@ from esmo.plotting import (
     save_figure,
 )
 from esmo.search import successive_halving
-from esmo.splits import fold_arrays, load_splits
+from esmo.splits import load_fold
 
 logging.basicConfig(
     filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
@@ -26,10 +26,8 @@ logging.basicConfig(
 try:
     p = snakemake.params
     out = snakemake.output
-    with np.load(snakemake.input.data) as data:
-        X, y = data["X"], data["y"]
-    X_tr, y_tr, X_val, y_val, _, _ = fold_arrays(
-        X, y, load_splits(snakemake.input.splits), 0, p.normalise
+    X_tr, y_tr, X_val, y_val, _, _ = load_fold(
+        snakemake.input.data, snakemake.input.splits, 0, p.normalise
     )
     configs = pd.read_csv(snakemake.input.svm).sort_values("config_id")
 

@@ -3,10 +3,9 @@
 import logging
 import time
 
-import numpy as np
 import pandas as pd
 
-from esmo.splits import fold_arrays, load_splits
+from esmo.splits import load_fold
 from esmo.training import config_chunk, sweep_chunk
 
 logging.basicConfig(
@@ -15,9 +14,9 @@ logging.basicConfig(
 try:
     wc = snakemake.wildcards
     fold, chunk = int(wc.fold), int(wc.chunk)
-    with np.load(snakemake.input.data) as data:
-        X, y = data["X"], data["y"]
-    parts = fold_arrays(X, y, load_splits(snakemake.input.splits), fold, snakemake.params.normalise)
+    parts = load_fold(
+        snakemake.input.data, snakemake.input.splits, fold, snakemake.params.normalise
+    )
     svm_configs = config_chunk(pd.read_csv(snakemake.input.svm), chunk, snakemake.params.chunk_size)
     es_configs = pd.read_csv(snakemake.input.es)
     start = time.perf_counter()
