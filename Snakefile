@@ -37,3 +37,18 @@ rule all:
         e1_products(),
         e2_products(),
         e3_e4_products(),
+
+
+rule e1_e2:
+    """E1, E2 and appendix B only: the early-stopping sweeps and their statistics."""
+    input:
+        data_products(),
+        e1_products(),
+        e2_products(),
+
+
+rule e3_e4:
+    """E3, E4, appendix A, the illustrations and the reproduction table."""
+    input:
+        data_products(),
+        e3_e4_products(),
