@@ -636,20 +636,19 @@ def solve_smo(
     point first enters a working pair and kept while ``n x (n + n_val)`` of them
     fit ``cache_size_mb``, else cached LRU (see :mod:`esmo.kernels`).
     """
-    if early_stopping is None:
-        result, _ = run_smo(
-            X,
-            y,
-            kernel=kernel,
-            C=C,
-            gamma=gamma,
-            tol=tol,
-            max_iter=max_iter,
-            cache_size_mb=cache_size_mb,
-            kernel_dtype=kernel_dtype,
+    tracked: dict[str, Any] = {}
+    if early_stopping is not None:
+        es = early_stopping
+        tracked = dict(
+            X_val=X_val,
+            y_val=y_val,
+            patience=np.array([es.patience]),
+            es_tol=np.array([es.tol]),
+            interval=np.array([es.interval]),
+            metric=np.array([METRICS.index(es.metric)]),
+            stop_when_all_stopped=True,
+            restore_best=es.restore_best,
         )
-        return result
-    es = early_stopping
     result, _ = run_smo(
         X,
         y,
@@ -660,14 +659,7 @@ def solve_smo(
         max_iter=max_iter,
         cache_size_mb=cache_size_mb,
         kernel_dtype=kernel_dtype,
-        X_val=X_val,
-        y_val=y_val,
-        patience=np.array([es.patience]),
-        es_tol=np.array([es.tol]),
-        interval=np.array([es.interval]),
-        metric=np.array([METRICS.index(es.metric)]),
-        stop_when_all_stopped=True,
-        restore_best=es.restore_best,
+        **tracked,
     )
     return result
 
