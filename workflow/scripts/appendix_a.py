@@ -3,12 +3,10 @@
 import logging
 
 from esmo.experiments import compare_solvers
+from esmo.job_log import job_log
 from esmo.splits import load_fold
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-try:
+with job_log(snakemake.log[0], "solver comparison"):
     p = snakemake.params
     fold = int(snakemake.wildcards.fold)
     X_tr, y_tr, _, _, X_te, y_te = load_fold(
@@ -21,6 +19,3 @@ try:
     table = table.assign(dataset=snakemake.wildcards.dataset, fold=fold)
     table.to_csv(snakemake.output[0], index=False)
     logging.info("\n%s", table.to_string())
-except Exception:
-    logging.exception("solver comparison failed")
-    raise

@@ -5,10 +5,9 @@ import logging
 
 import pandas as pd
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-try:
+from esmo.job_log import job_log
+
+with job_log(snakemake.log[0], "summarising the datasets"):
     rows = []
     for path in snakemake.input:
         with open(path) as f:
@@ -27,6 +26,3 @@ try:
         )
     pd.DataFrame(rows).to_csv(snakemake.output[0], index=False)
     logging.info("summarised %d datasets", len(rows))
-except Exception:
-    logging.exception("summarising the datasets failed")
-    raise

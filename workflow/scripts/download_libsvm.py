@@ -3,31 +3,29 @@
 import logging
 
 from esmo.datasets import DownloadError, fetch
+from esmo.job_log import job_log
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
 name = snakemake.wildcards.libsvm
 mirror = snakemake.params.mirror
-try:
-    path = fetch(
-        name,
-        snakemake.output[0],
-        mirror=mirror,
-        base_url=snakemake.params.base_url,
-        retries=snakemake.params.retries,
-        timeout=snakemake.params.timeout_s,
+with job_log(snakemake.log[0], f"fetching {name}"):
+    try:
+        path = fetch(
+            name,
+            snakemake.output[0],
+            mirror=mirror,
+            base_url=snakemake.params.base_url,
+            retries=snakemake.params.retries,
+            timeout=snakemake.params.timeout_s,
+        )
+    except DownloadError as exc:
+        message = (
+            f"{exc}\nIn the workflow, set datasets.mirror to a folder or base URL with the "
+            'LIBSVM files, e.g.\n  snakemake --config \'datasets={"mirror": '
+            '"../shared/datasets/libsvm"}\'\nor `mirror: ../shared/datasets/libsvm` under '
+            "`datasets:` in config/config.yaml."
+        )
+        logging.error(message)
+        raise SystemExit(message) from exc
+    logging.info(
+        "fetched %s from %s to %s, verified", name, mirror or snakemake.params.base_url, path
     )
-except DownloadError as exc:
-    message = (
-        f"{exc}\nIn the workflow, set datasets.mirror to a folder or base URL with the "
-        'LIBSVM files, e.g.\n  snakemake --config \'datasets={"mirror": '
-        '"../shared/datasets/libsvm"}\'\nor `mirror: ../shared/datasets/libsvm` under '
-        "`datasets:` in config/config.yaml."
-    )
-    logging.error(message)
-    raise SystemExit(message) from exc
-except Exception:
-    logging.exception("fetching %s failed", name)
-    raise
-logging.info("fetched %s from %s to %s, verified", name, mirror or snakemake.params.base_url, path)

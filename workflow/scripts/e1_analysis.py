@@ -4,6 +4,7 @@ import logging
 
 import pandas as pd
 
+from esmo.job_log import job_log
 from esmo.scoring import (
     best_per_beta,
     count_wins,
@@ -14,10 +15,7 @@ from esmo.scoring import (
 )
 from esmo.statistics import wilcoxon_holm
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-try:
+with job_log(snakemake.log[0], "E1 analysis"):
     p = snakemake.params
     out = snakemake.output
     es_table = pd.read_csv(snakemake.input.es)
@@ -61,6 +59,3 @@ try:
     wins_per_beta(
         scores, p.betas, groups=p.groups, kernel="rbf", metric="accuracy", es_table=es_table
     ).to_csv(out.table_5_2, index=False)
-except Exception:
-    logging.exception("E1 analysis failed")
-    raise

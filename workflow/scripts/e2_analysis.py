@@ -4,12 +4,10 @@ import logging
 
 import pandas as pd
 
+from esmo.job_log import job_log
 from esmo.scoring import scores_against_reference
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-try:
+with job_log(snakemake.log[0], "E2 analysis"):
     p = snakemake.params
     outcome = pd.concat((pd.read_csv(path) for path in snakemake.input.outcomes), ignore_index=True)
     outcome.to_csv(snakemake.output.outcome, index=False)
@@ -28,6 +26,3 @@ try:
     )
     summary.to_csv(snakemake.output.summary, index=False)
     logging.info("E2 summary over %d blob datasets", summary["dataset"].nunique())
-except Exception:
-    logging.exception("E2 analysis failed")
-    raise

@@ -4,12 +4,10 @@ import logging
 
 import pandas as pd
 
+from esmo.job_log import job_log
 from esmo.scoring import scores_against_reference, select_configurations
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-try:
+with job_log(snakemake.log[0], "E4 selection"):
     p = snakemake.params
     outcome = pd.concat((pd.read_csv(path) for path in snakemake.input.outcomes), ignore_index=True)
     outcome.to_csv(snakemake.output.outcome, index=False)
@@ -25,6 +23,3 @@ try:
     )
     selection.to_csv(snakemake.output.selection, index=False)
     logging.info("j_r: %s", selection.to_dict("records"))
-except Exception:
-    logging.exception("E4 selection failed")
-    raise

@@ -5,12 +5,10 @@ import logging
 import pandas as pd
 
 from esmo.experiments import run_hpo_methods
+from esmo.job_log import job_log
 from esmo.splits import load_fold
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-try:
+with job_log(snakemake.log[0], "HPO methods"):
     p = snakemake.params
     fold = int(snakemake.wildcards.fold)
     parts = load_fold(snakemake.input.data, snakemake.input.splits, fold, p.normalise)
@@ -28,6 +26,3 @@ try:
     )
     table.to_csv(snakemake.output[0], index=False)
     logging.info("ES configuration %s\n%s", es_config, table.to_string())
-except Exception:
-    logging.exception("HPO methods failed")
-    raise

@@ -5,16 +5,11 @@ import logging
 import pandas as pd
 
 from esmo.experiments import e3_scores
+from esmo.job_log import job_log
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-try:
+with job_log(snakemake.log[0], "HPO summary"):
     per_fold = pd.concat((pd.read_csv(path) for path in snakemake.input), ignore_index=True)
     per_fold.to_csv(snakemake.output.per_fold, index=False)
     scores = e3_scores(per_fold, snakemake.params.beta)
     scores.to_csv(snakemake.output.scores, index=False)
     logging.info("\n%s", scores.to_string())
-except Exception:
-    logging.exception("HPO summary failed")
-    raise

@@ -1,7 +1,5 @@
 """Figs 1.1, 2.3 and 2.4 on one dataset's first run: curves, boundaries, one SH run."""
 
-import logging
-
 import matplotlib
 
 matplotlib.use("Agg")
@@ -11,6 +9,7 @@ import pandas as pd
 
 from esmo.estimator import SMOClassifier
 from esmo.experiments import validation_curve_along_iterations
+from esmo.job_log import job_log
 from esmo.plotting import (
     plot_decision_boundaries,
     plot_successive_halving,
@@ -20,10 +19,7 @@ from esmo.plotting import (
 from esmo.search import successive_halving
 from esmo.splits import load_fold
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-try:
+with job_log(snakemake.log[0], "illustrations"):
     p = snakemake.params
     out = snakemake.output
     X_tr, y_tr, X_val, y_val, _, _ = load_fold(
@@ -69,6 +65,3 @@ try:
     )  # fmt: skip
     result.trials.to_csv(out.halving, index=False)
     save_figure(plot_successive_halving(result.trials), out.halving_pdf, out.halving_png)
-except Exception:
-    logging.exception("illustrations failed")
-    raise

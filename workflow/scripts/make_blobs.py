@@ -6,12 +6,10 @@ import logging
 import numpy as np
 
 from esmo.datasets import array_digest, minmax_normalise
+from esmo.job_log import job_log
 from esmo.synthetic import gaussian_blobs
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-try:
+with job_log(snakemake.log[0], "generating the blobs"):
     d = int(snakemake.wildcards.d)
     params = snakemake.params
     # One stream per dimension, all fixed by the configured seed.
@@ -40,6 +38,3 @@ try:
     with open(snakemake.output.meta, "w") as f:
         json.dump(meta, f, indent=2)
     logging.info("generated %s", meta)
-except Exception:
-    logging.exception("generating the blobs failed")
-    raise

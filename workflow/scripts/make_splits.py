@@ -4,18 +4,13 @@ import logging
 
 import numpy as np
 
+from esmo.job_log import job_log
 from esmo.splits import fold_splits, save_splits
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-try:
+with job_log(snakemake.log[0], "splitting"):
     with np.load(snakemake.input[0]) as data:
         y = data["y"]
     splits = fold_splits(y, snakemake.params.n_folds, seed=snakemake.params.seed)
     save_splits(snakemake.output[0], splits)
     sizes = {key: int(idx.size) for key, idx in splits.items()}
     logging.info("%s: %s", snakemake.wildcards.dataset, sizes)
-except Exception:
-    logging.exception("splitting failed")
-    raise

@@ -6,11 +6,9 @@ import logging
 import numpy as np
 
 from esmo.datasets import array_digest, get_spec, load, minmax_normalise, verify
+from esmo.job_log import job_log
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-try:
+with job_log(snakemake.log[0], "preparing the dataset"):
     name = snakemake.wildcards.libsvm
     normalise = snakemake.params.normalise
     X, y = load(snakemake.input[0], name)
@@ -33,6 +31,3 @@ try:
     with open(snakemake.output.meta, "w") as f:
         json.dump(meta, f, indent=2)
     logging.info("prepared %s: %s", name, meta)
-except Exception:
-    logging.exception("preparing the dataset failed")
-    raise

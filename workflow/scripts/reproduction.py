@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from esmo.job_log import job_log
 from esmo.reproduction import (
     es_configuration_values,
     hpo_values,
@@ -14,17 +15,13 @@ from esmo.reproduction import (
     to_report_html,
 )
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-
 
 def beta_key(beta: float) -> str:
     """The thesis keys write betas as 0, 0.8, 0.95, 0.995 and 1."""
     return f"{beta:g}"
 
 
-try:
+with job_log(snakemake.log[0], "reproduction table"):
     inp = snakemake.input
     thesis = load_thesis_values(inp.thesis)
     ours: dict[str, float] = {}
@@ -64,6 +61,3 @@ try:
     table.to_csv(snakemake.output.table, index=False)
     Path(snakemake.output.html).write_text(to_report_html(table))
     logging.info("%d of %d thesis values reproduced", table["ours"].notna().sum(), len(table))
-except Exception:
-    logging.exception("reproduction table failed")
-    raise

@@ -2,12 +2,10 @@
 
 import logging
 
+from esmo.job_log import job_log
 from esmo.sampling import sample_es_configs, sample_svm_configs
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-try:
+with job_log(snakemake.log[0], "sampling"):
     params = snakemake.params
     if "kernel" in snakemake.wildcards.keys():
         table = sample_svm_configs(snakemake.wildcards.kernel, params.n, params.seed, params.space)
@@ -17,6 +15,3 @@ try:
         )
     table.to_csv(snakemake.output[0], index=False)
     logging.info("sampled %d configurations into %s", len(table), snakemake.output[0])
-except Exception:
-    logging.exception("sampling failed")
-    raise

@@ -5,13 +5,11 @@ import time
 
 import pandas as pd
 
+from esmo.job_log import job_log
 from esmo.splits import load_fold
 from esmo.training import config_chunk, sweep_chunk
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-try:
+with job_log(snakemake.log[0], "sweep"):
     wc = snakemake.wildcards
     fold, chunk = int(wc.fold), int(wc.chunk)
     parts = load_fold(
@@ -42,6 +40,3 @@ try:
         len(es_configs),
         time.perf_counter() - start,
     )
-except Exception:
-    logging.exception("sweep failed")
-    raise

@@ -3,8 +3,6 @@
 ``params.kind`` names the figure family; ``wildcards`` carry kernel and metric.
 """
 
-import logging
-
 import matplotlib
 
 matplotlib.use("Agg")
@@ -12,11 +10,9 @@ matplotlib.use("Agg")
 import pandas as pd
 
 from esmo import plotting
+from esmo.job_log import job_log
 
-logging.basicConfig(
-    filename=snakemake.log[0], level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s"
-)
-try:
+with job_log(snakemake.log[0], "figure"):
     p = snakemake.params
     inp = snakemake.input
     kernel = snakemake.wildcards.get("kernel", "rbf")
@@ -59,6 +55,3 @@ try:
     else:
         raise ValueError(f"unknown figure kind {p.kind!r}")
     plotting.save_figure(fig, *snakemake.output)
-except Exception:
-    logging.exception("figure failed")
-    raise
