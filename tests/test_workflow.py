@@ -31,18 +31,33 @@ def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.Compl
     return result
 
 
-def test_dry_run_of_the_full_config(tmp_path):
-    out = snakemake(tmp_path, "-n", "--cores", "2").stdout
-    counts = {
+def planned_jobs(workdir: Path, *targets: str) -> dict[str, int]:
+    """Jobs per rule of a dry run of the full config (the table ``snakemake -n`` prints)."""
+    out = snakemake(workdir, "-n", "--cores", "2", *targets).stdout
+    return {
         line.split()[0]: int(line.split()[1])
         for line in out.splitlines()
         if len(line.split()) == 2 and line.split()[1].isdigit()
     }
+
+
+def test_dry_run_of_the_full_config(tmp_path):
+    counts = planned_jobs(tmp_path)
     assert counts["download_libsvm"] == 8
     assert counts["prepare_libsvm"] == 8
     assert counts["make_blobs"] == 7
     assert counts["make_splits"] == 15
     assert counts["sample_svm_configs"] == 2
+
+
+def test_half_targets_split_the_reproduction(tmp_path):
+    sweeps_only = planned_jobs(tmp_path, "e1_e2")
+    assert sweeps_only["e1_analysis"] == 1 and sweeps_only["e2_analysis"] == 1
+    assert "hpo_methods" not in sweeps_only and "appendix_a_run" not in sweeps_only
+    timed = planned_jobs(tmp_path, "e3_e4")
+    # 2 datasets x 5 runs x (E3, E4's rerun); appendix A's 5 runs
+    assert timed["hpo_methods"] == 20 and timed["appendix_a_run"] == 5
+    assert timed["reproduction"] == 1
 
 
 def test_lint_has_no_findings(tmp_path):
