@@ -336,10 +336,10 @@ def _smo_loop(
         imax = -1
         rho = 0.0
         if check:
+            # rho's mean over free vectors rides along; the KKT bounds it needs when
+            # no vector is free (rare after the first iterations) take a second pass
             nr_free = 0
             sum_free = 0.0
-            ub = np.inf
-            lb = -np.inf
             for t in range(n):
                 yt = y[t]
                 g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
@@ -352,21 +352,10 @@ def _smo_loop(
                 elif st != _LOWER and g >= Gmax:
                     Gmax = g
                     imax = t
-                yg = yt * g
-                if st == _UPPER:
-                    if yt < 0:
-                        ub = min(ub, yg)
-                    else:
-                        lb = max(lb, yg)
-                elif st == _LOWER:
-                    if yt > 0:
-                        ub = min(ub, yg)
-                    else:
-                        lb = max(lb, yg)
-                else:
+                if st == _FREE:
                     nr_free += 1
-                    sum_free += yg
-            rho = sum_free / nr_free if nr_free > 0 else (ub + lb) / 2.0
+                    sum_free += yt * g
+            rho = sum_free / nr_free if nr_free > 0 else _calculate_rho(y, G, status)
         else:
             for t in range(n):
                 yt = y[t]
