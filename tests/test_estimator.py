@@ -90,6 +90,8 @@ def test_bad_data():
         SMOClassifier().fit(X, np.ones_like(y))
     with pytest.raises(ValueError, match="Only binary"):
         SMOClassifier().fit(X, np.arange(len(y)) % 3)
+    with pytest.raises(ValueError, match="Unknown label type: continuous"):
+        SMOClassifier().fit(X, np.linspace(0.0, 1.0, len(y)))
     X_bad = X.copy()
     X_bad[0, 0] = np.inf
     with pytest.raises(ValueError, match="infinity"):
