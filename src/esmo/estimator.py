@@ -140,7 +140,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
         # one type_of_target call (sklearn's check_classification_targets would make a
-        # second): on the small subsamples of successive halving it costs more than SMO
+        # second, ~0.2 ms: about as long as SMO on successive halving's small subsamples)
         target = type_of_target(y, input_name="y", raise_unknown=True)
         if target.startswith("continuous"):
             raise ValueError(
