@@ -176,14 +176,18 @@ def _datasets_breast():
     return DATASETS["breast_cancer"]
 
 
-@pytest.mark.parametrize("kernel", ["rbf", "linear"])
-def test_on_demand_rows_equal_the_blas_kernel_matrix(dataset, kernel):
-    """Rows computed on a miss (sparse dot products in numba) round to BLAS's float32 values."""
+@pytest.mark.parametrize(
+    ("kernel", "gamma"),
+    [("linear", 0.8)] + [("rbf", g) for g in (2.0**-15, 0.8, 8.0, 300.0)],
+)
+def test_on_demand_rows_equal_the_blas_kernel_matrix(dataset, kernel, gamma):
+    """Rows computed on a miss (sparse dot products and a vectorised exp in numba) round to
+    the float32 values of BLAS and libm's exp, from kernel values near 1 to underflow."""
     from esmo.kernels import build_kernel_rows, get_row
 
     X, _ = dataset
     X_all = np.concatenate([X, X[::3] * 0.5])  # training rows, then evaluation points
-    rows = build_kernel_rows(X, X_all, kernel, 0.8, 1024.0)
+    rows = build_kernel_rows(X, X_all, kernel, gamma, 1024.0)
     assert rows.resident and not rows.blas
     clock = np.zeros(2, dtype=np.int64)
     n_cols = X_all.shape[0]
@@ -196,7 +200,7 @@ def test_on_demand_rows_equal_the_blas_kernel_matrix(dataset, kernel):
                 rows.XT,
                 rows.sq_all,
                 rows.kernel_code,
-                0.8,
+                gamma,
                 False,
                 rows.data,
                 rows.slot_of,
@@ -207,7 +211,8 @@ def test_on_demand_rows_equal_the_blas_kernel_matrix(dataset, kernel):
             for i in range(X.shape[0])
         ]
     )
-    np.testing.assert_array_equal(got, kernel_matrix(X, X_all, kernel, 0.8).astype(np.float32))
+    expected = kernel_matrix(X, X_all, kernel, gamma).astype(np.float32)
+    np.testing.assert_array_equal(got, expected)
 
 
 def test_small_cache_walks_the_resident_path_exactly():
