@@ -47,7 +47,7 @@ def kernel_matrix(A: np.ndarray, B: np.ndarray, kernel: str, gamma: float = 1.0)
 
     Linear: ``x.z``. RBF: ``exp(-gamma ||x - z||^2)`` with the squared distance
     expanded as ``|x|^2 + |z|^2 - 2 x.z`` (LIBSVM's formula) and clipped at 0
-    against cancellation.
+    against cancellation, and the exp of :func:`exp_nonpositive`.
     """
     check_kernel(kernel, gamma)
     A = np.ascontiguousarray(A, dtype=np.float64)
@@ -64,7 +64,8 @@ def kernel_matrix(A: np.ndarray, B: np.ndarray, kernel: str, gamma: float = 1.0)
         K += sq_a[:, None] + sq_b[None, :]  # (|x|^2 + |z|^2) - 2 x.z, LIBSVM's order
         np.maximum(K, 0.0, out=K)
         K *= -gamma
-        np.exp(K, out=K)
+        flat = K.reshape(-1)  # a view: the product is a new C-contiguous array
+        exp_nonpositive(flat, flat)
     return K
 
 
@@ -164,37 +165,45 @@ def build_kernel_rows(
 # vectorises (libm's exp is a scalar call, most of a kernel row's cost): ln 2 split
 # in two (Cody and Waite) keeps r exact, e^r is its Taylor series to degree 13 in
 # Estrin's form, and 2^m is written into the exponent bits. The relative error is
-# below 5e-16, so float32 storage rounds it to libm's value.
+# below 5e-16 (libm's is about 1e-16), so float32 storage rounds it to libm's value.
 _LOG2E = 1.4426950408889634
 _LN2_HI = 6.93147180369123816490e-01
 _LN2_LO = 1.90821492927058770002e-10
 _ROUND = 6755399441055744.0  # 1.5 * 2^52: adding it rounds to an integer held in the low bits
-_EXP_MIN = -700.0  # exp(x) rounds to 0 in float32 below about -104; keeps 2^m a normal double
+_EXP_MIN = -708.0  # below, exp(x) is subnormal (< 2.3e-308) and flushes to 0; 2^m stays normal
+_EXP_BLOCK = 512  # entries per pass, so the scratch arrays stay in L1
 _C = [1.0 / math.factorial(k) for k in range(14)]
 _C0, _C1, _C2, _C3, _C4, _C5, _C6, _C7, _C8, _C9, _C10, _C11, _C12, _C13 = _C
 
 
 @numba.njit(cache=True)
-def _rbf_float32(row, dots, sq_i, sq_all, gamma, n_cols):
-    """``row[k] = float32(exp(-gamma max(|x_i|^2 + |x_k|^2 - 2 dots[k], 0)))``; overwrites ``dots``."""
-    t = np.empty(n_cols)
-    for k in range(n_cols):
-        x = max(-gamma * max(sq_i + sq_all[k] - 2.0 * dots[k], 0.0), _EXP_MIN)
-        tk = x * _LOG2E + _ROUND
-        m = tk - _ROUND
-        r = (x - m * _LN2_HI) - m * _LN2_LO
-        r2 = r * r
-        r4 = r2 * r2
-        lo = (_C0 + _C1 * r) + (_C2 + _C3 * r) * r2 + ((_C4 + _C5 * r) + (_C6 + _C7 * r) * r2) * r4
-        hi = (_C8 + _C9 * r) + (_C10 + _C11 * r) * r2 + (_C12 + _C13 * r) * r4
-        dots[k] = lo + hi * (r4 * r4)
-        t[k] = tk
-    # the low bits of t hold m + 2^51; shifted into the exponent field they give 2^m
+def exp_nonpositive(x, out):
+    """``out[k] = exp(x[k])`` for ``x <= 0`` (1-D; ``out`` may be ``x`` or float32), vectorised.
+
+    Results below 2.3e-308 (subnormal) are returned as 0.
+    """
+    p = np.empty(_EXP_BLOCK)
+    t = np.empty(_EXP_BLOCK)
     bits = t.view(np.int64)
-    for k in range(n_cols):
-        bits[k] = (bits[k] + 1023) << 52
-    for k in range(n_cols):
-        row[k] = dots[k] * t[k]
+    for start in range(0, x.shape[0], _EXP_BLOCK):
+        size = min(_EXP_BLOCK, x.shape[0] - start)
+        for k in range(size):
+            xk = max(x[start + k], _EXP_MIN)
+            tk = xk * _LOG2E + _ROUND
+            m = tk - _ROUND
+            r = (xk - m * _LN2_HI) - m * _LN2_LO
+            r2 = r * r
+            r4 = r2 * r2
+            lo = (_C0 + _C1 * r) + (_C2 + _C3 * r) * r2
+            lo += ((_C4 + _C5 * r) + (_C6 + _C7 * r) * r2) * r4
+            hi = (_C8 + _C9 * r) + (_C10 + _C11 * r) * r2 + (_C12 + _C13 * r) * r4
+            p[k] = lo + hi * (r4 * r4)
+            t[k] = tk
+        # the low bits of t hold m + 2^51; shifted into the exponent field they give 2^m
+        for k in range(size):
+            bits[k] = (bits[k] + 1023) << 52
+        for k in range(size):
+            out[start + k] = p[k] * t[k] if x[start + k] >= _EXP_MIN else 0.0
 
 
 @numba.njit(cache=True)
@@ -235,15 +244,11 @@ def get_row(
                 for k in range(n_cols):
                     dots[k] += col[k] * v
     row = data[s]
-    if kernel_code == 1 and not blas:
-        _rbf_float32(row, dots, sq_all[i], sq_all, gamma, n_cols)
-    elif kernel_code == 1:
+    if kernel_code == 1:
         sq_i = sq_all[i]
         for k in range(n_cols):
-            d2 = sq_i + sq_all[k] - 2.0 * dots[k]
-            if d2 < 0.0:
-                d2 = 0.0
-            row[k] = np.exp(-gamma * d2)
+            dots[k] = -gamma * max(sq_i + sq_all[k] - 2.0 * dots[k], 0.0)
+        exp_nonpositive(dots, row)
     else:
         for k in range(n_cols):
             row[k] = dots[k]
