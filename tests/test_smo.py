@@ -187,7 +187,7 @@ def test_on_demand_rows_equal_the_blas_kernel_matrix(dataset, kernel, gamma):
 
     X, _ = dataset
     X_all = np.concatenate([X, X[::3] * 0.5])  # training rows, then evaluation points
-    rows = build_kernel_rows(X, X_all, kernel, gamma, 1024.0)
+    rows = build_kernel_rows(X, [X[::3] * 0.5], kernel, gamma, 1024.0)
     assert rows.resident and not rows.blas
     clock = np.zeros(2, dtype=np.int64)
     n_cols = X_all.shape[0]

@@ -18,6 +18,7 @@ agree with LIBSVM's, and it halves memory traffic in the solver's inner loops.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numba
@@ -78,14 +79,16 @@ def kernel_diagonal(X: np.ndarray, kernel: str) -> np.ndarray:
 
 @dataclass
 class KernelRows:
-    """Kernel rows of the training points against ``X_all`` (training points first), on demand.
+    """Kernel rows of the training points against every column point, on demand.
 
-    ``data[slot_of[i]]`` is row ``i`` when ``slot_of[i] >= 0``. The solver fills a
-    slot the first time it needs a row; with ``resident`` every row has a slot of
-    its own, otherwise the least recently used (``stamp``) is evicted when all are
-    taken. ``XT`` is ``X_all`` transposed, so a row is a sum of contiguous columns.
-    ``blas`` marks float64 storage, which keeps BLAS products (see
-    :func:`build_kernel_rows`).
+    The columns are the training points, then the evaluation blocks. ``XT`` holds
+    them transposed, so a row is a sum of contiguous columns, and ``sq_all`` their
+    squared norms. ``X_all`` holds the rows' own points: the training points, or
+    with ``blas`` (float64 storage, which keeps BLAS products, see
+    :func:`build_kernel_rows`) every column point. ``data[slot_of[i]]`` is row
+    ``i`` when ``slot_of[i] >= 0``. The solver fills a slot the first time it
+    needs a row; with ``resident`` every row has a slot of its own, otherwise the
+    least recently used (``stamp``) is evicted when all are taken.
     """
 
     X_all: np.ndarray
@@ -103,7 +106,7 @@ class KernelRows:
 
 def build_kernel_rows(
     X_train: np.ndarray,
-    X_all: np.ndarray,
+    X_eval: Sequence[np.ndarray],
     kernel: str,
     gamma: float,
     cache_size_mb: float,
@@ -111,20 +114,31 @@ def build_kernel_rows(
 ) -> KernelRows:
     """Prepare the on-demand row store: one slot per row if they fit ``cache_size_mb``, else LRU.
 
-    Rows are never filled up front: an SMO run reads only the rows of the points
-    that enter a working pair, often a small share of ``n`` (LIBSVM computes rows
-    on demand for the same reason), and a row costs ``O(n_cols * nnz(x_i))``.
-    Float32 storage (the default, LIBSVM's) rounds away the last-bit differences
-    between summation orders. Float64 storage exposes them, so it keeps the BLAS
-    products its reference results were computed with: all rows up front with
-    ``gemm`` when they fit, else ``gemv`` rows on demand.
+    Rows run over the training points, then the blocks of ``X_eval`` (validation
+    and test points) in order. They are never filled up front: an SMO run reads
+    only the rows of the points that enter a working pair, often a small share of
+    ``n`` (LIBSVM computes rows on demand for the same reason), and a row costs
+    ``O(n_cols * nnz(x_i))``. Float32 storage (the default, LIBSVM's) rounds away
+    the last-bit differences between summation orders. Float64 storage exposes
+    them, so it keeps the BLAS products its reference results were computed with:
+    all rows up front with ``gemm`` when they fit, else ``gemv`` rows on demand.
     """
     code = check_kernel(kernel, gamma)
-    n, n_cols = X_train.shape[0], X_all.shape[0]
+    blocks = [X_train, *X_eval]
+    n, n_cols = X_train.shape[0], sum(b.shape[0] for b in blocks)
     itemsize = np.dtype(dtype).itemsize
     budget = float(cache_size_mb) * 2**20
-    sq_all = np.einsum("ij,ij->i", X_all, X_all) if code == 1 else np.zeros(n_cols)
+    sq_all = np.zeros(n_cols)
+    # the transposed columns are written block by block: no concatenated copy
+    XT = np.empty((X_train.shape[1], n_cols))
+    start = 0
+    for b in blocks:
+        XT[:, start : start + b.shape[0]] = b.T
+        if code == 1:
+            sq_all[start : start + b.shape[0]] = np.einsum("ij,ij->i", b, b)
+        start += b.shape[0]
     blas = np.dtype(dtype) == np.float64
+    X_all = np.concatenate(blocks) if blas and len(blocks) > 1 else X_train
     if blas and n * n_cols * itemsize <= budget:
         data = np.empty((n, n_cols), dtype=dtype)
         for start in range(0, n, _CHUNK_ROWS):
@@ -133,7 +147,7 @@ def build_kernel_rows(
         slot_of = np.arange(n, dtype=np.int64)
         return KernelRows(
             X_all,
-            np.ascontiguousarray(X_all.T),
+            XT,
             sq_all,
             code,
             float(gamma),
@@ -148,7 +162,7 @@ def build_kernel_rows(
     n_slots = int(max(2, min(n, budget // (n_cols * itemsize))))
     return KernelRows(
         X_all,
-        np.ascontiguousarray(X_all.T),
+        XT,
         sq_all,
         code,
         float(gamma),

@@ -516,7 +516,7 @@ def run_smo(
     if np.all(y == y[0]):
         raise ValueError("y holds a single class; SMO needs both -1 and +1 labels.")
     n_cfg = 0 if patience is None else len(patience)
-    parts = [X]
+    eval_parts = []
     y_eval = np.empty(0)
     n_val = 0
     if n_cfg > 0:
@@ -526,16 +526,15 @@ def run_smo(
         y_val_f = _as_labels(y_val, X_val.shape[0], "y_val")
         if X_val.shape[0] == 0:
             raise ValueError("X_val is empty; early stopping needs at least one validation point.")
-        parts.append(X_val)
+        eval_parts.append(X_val)
         y_evals = [y_val_f]
         n_val = X_val.shape[0]
         if X_test is not None:
             X_test = _as_features(X_test, "X_test", X.shape[1])
-            parts.append(X_test)
+            eval_parts.append(X_test)
             y_evals.append(_as_labels(y_test, X_test.shape[0], "y_test"))
         y_eval = np.concatenate(y_evals)
-    X_all = np.concatenate(parts) if len(parts) > 1 else X
-    rows = build_kernel_rows(X, X_all, kernel, gamma, cache_size_mb, kernel_dtype)
+    rows = build_kernel_rows(X, eval_parts, kernel, gamma, cache_size_mb, kernel_dtype)
     n = X.shape[0]
     alpha = np.empty(n)
     G = np.empty(n)
