@@ -209,6 +209,36 @@ def test_incremental_decision_values_equal_a_fresh_computation_at_the_stop(dtype
     np.testing.assert_allclose(track.eval_sums - res.rho, fresh, rtol=0, atol=atol * scale)
 
 
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+@pytest.mark.parametrize("restore", [False, True])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_final_decisions_equal_a_blas_prediction(kernel, restore, dtype):
+    """The sparse-aware fresh decision values agree with kernel_matrix's BLAS product."""
+    X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT
+    X_tr = X_tr * (X_tr > 0.5)  # zeros, so the sparse path skips features
+    res, track = run_smo(
+        X_tr,
+        y_tr,
+        kernel=kernel,
+        C=SVM["C"],
+        gamma=SVM["gamma"],
+        kernel_dtype=dtype,
+        X_val=X_val,
+        y_val=y_val,
+        X_test=X_te,
+        y_test=y_te,
+        patience=np.array([5]),
+        es_tol=np.array([0.0]),
+        interval=np.array([2]),
+        metric=np.array([0]),
+        restore_best=restore,
+        final_decisions=True,
+    )
+    fresh = decision_values(X_tr, y_tr, res, np.vstack([X_val, X_te]), kernel, SVM["gamma"])
+    scale = max(1.0, np.abs(res.alpha).sum())
+    np.testing.assert_allclose(track.final_decisions, fresh, rtol=0, atol=1e-12 * scale)
+
+
 def test_restore_best_returns_the_best_checked_iterate():
     X_tr, y_tr, X_val, y_val, *_ = SPLIT
     es = EarlyStopping(8, 0.0, 2, "accuracy", restore_best=True)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from esmo.smo import DEFAULT_CACHE_SIZE_MB, METRICS, decision_values, run_smo
+from esmo.smo import DEFAULT_CACHE_SIZE_MB, METRICS, run_smo
 
 
 @dataclass(frozen=True)
@@ -202,19 +202,13 @@ def sweep_early_stopping(
         interval=interval,
         metric=metric,
         stop_when_all_stopped=False,
+        final_decisions=True,
     )
-    assert track is not None
-    X_train = np.asarray(X_train, dtype=np.float64)
-    y_tr = np.asarray(y_train, dtype=np.float64)
-    X_val = np.asarray(X_val, dtype=np.float64)
-    ref_val = _accuracy(
-        decision_values(X_train, y_tr, result, X_val, kernel, gamma), np.asarray(y_val)
-    )
-    ref_test = float("nan")
-    if has_test:
-        X_test = np.asarray(X_test, dtype=np.float64)
-        f_test = decision_values(X_train, y_tr, result, X_test, kernel, gamma)
-        ref_test = _accuracy(f_test, np.asarray(y_test))
+    assert track is not None and track.final_decisions is not None
+    n_val = len(y_val)
+    f = track.final_decisions
+    ref_val = _accuracy(f[:n_val], np.asarray(y_val))
+    ref_test = _accuracy(f[n_val:], np.asarray(y_test)) if has_test else float("nan")
     reference = {
         "n_iter": result.n_iter,
         "max_iter_reached": result.max_iter_reached,

@@ -30,7 +30,14 @@ from typing import Any
 import numba
 import numpy as np
 
-from esmo.kernels import build_kernel_rows, check_kernel, get_row, kernel_diagonal, kernel_matrix
+from esmo.kernels import (
+    build_kernel_rows,
+    check_kernel,
+    exp_nonpositive,
+    get_row,
+    kernel_diagonal,
+    kernel_matrix,
+)
 from esmo.solver_result import SolverResult
 
 DEFAULT_CACHE_SIZE_MB = 1024.0
@@ -50,6 +57,8 @@ class Tracking:
     are NaN without test data. ``eval_sums`` holds ``sum_i a_i y_i K(x_i, x)`` for
     the validation then test points at the last iteration that tracked them (the
     stop, for a single early-stopped fit), from the incremental updates.
+    ``final_decisions`` holds, when asked for, fresh float64 decision values of
+    the returned model at the validation then test points.
     """
 
     stop_iter: np.ndarray
@@ -59,6 +68,7 @@ class Tracking:
     best_val_accuracy: np.ndarray
     best_test_accuracy: np.ndarray
     eval_sums: np.ndarray
+    final_decisions: np.ndarray | None = None
 
 
 @numba.njit(cache=True)
@@ -106,6 +116,40 @@ def _eval_accuracy(S, y_eval, start, stop, rho):
         if (S[v] - rho > 0.0) == (y_eval[v] > 0.0):
             correct += 1
     return correct / (stop - start) if stop > start else np.nan
+
+
+@numba.njit(cache=True)
+def _fresh_eval_decisions(X_rows, XT, sq_all, kernel_code, gamma, sv, coef, n, rho):
+    """Float64 ``f(x) = sum_s coef_s K(x_s, x) - rho`` at the evaluation columns of ``XT``.
+
+    Computed afresh like a prediction, not from the float32 kernel rows, but
+    over the nonzero features of each support vector only (as kernel rows are):
+    on sparse data a small share of a dense BLAS product's work.
+    """
+    m = XT.shape[1] - n
+    f = np.zeros(m)
+    k = np.empty(m)
+    for s in range(sv.shape[0]):
+        i = sv[s]
+        xi = X_rows[i]
+        k[:] = 0.0
+        for t in range(xi.shape[0]):
+            v = xi[t]
+            if v != 0.0:
+                col = XT[t]
+                for c in range(m):
+                    k[c] += col[n + c] * v
+        if kernel_code == 1:
+            sq_i = sq_all[i]
+            for c in range(m):
+                k[c] = -gamma * max(sq_i + sq_all[n + c] - 2.0 * k[c], 0.0)
+            exp_nonpositive(k, k)
+        w = coef[s]
+        for c in range(m):
+            f[c] += w * k[c]
+    for c in range(m):
+        f[c] -= rho
+    return f
 
 
 @numba.njit(cache=True)
@@ -501,13 +545,15 @@ def run_smo(
     metric: np.ndarray | None = None,
     stop_when_all_stopped: bool = True,
     restore_best: bool = False,
+    final_decisions: bool = False,
 ) -> tuple[SolverResult, Tracking | None]:
     """Solve the dual and track early-stopping configurations given as parallel arrays.
 
     ``metric`` holds 0 (accuracy) or 1 (hinge). With ``stop_when_all_stopped``
     the run ends as soon as every configuration has stopped (a real early-stopped
     fit); otherwise it runs to convergence (the sweep). ``restore_best`` returns
-    the best iterate of configuration 0 when it stopped early.
+    the best iterate of configuration 0 when it stopped early. ``final_decisions``
+    adds the returned model's fresh float64 decision values at the evaluation points.
     """
     code = check_kernel(kernel, gamma)
     check_solver_params(C, tol, max_iter)
@@ -589,6 +635,12 @@ def run_smo(
     )
     if n_cfg == 0:
         return result, None
+    fresh = None
+    if final_decisions:
+        sv = np.flatnonzero(alpha > 0)
+        fresh = _fresh_eval_decisions(
+            rows.X_all, rows.XT, rows.sq_all, code, float(gamma), sv, alpha[sv] * y[sv], n, rho
+        )
     tracking = Tracking(
         stop_iter=out_iter[:, 0].copy(),
         val_accuracy=out_acc[:, 0].copy(),
@@ -597,6 +649,7 @@ def run_smo(
         best_val_accuracy=out_acc[:, 2].copy(),
         best_test_accuracy=out_acc[:, 3].copy(),
         eval_sums=eval_sums,
+        final_decisions=fresh,
     )
     return result, tracking
 
