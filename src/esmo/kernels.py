@@ -179,12 +179,13 @@ def build_kernel_rows(
 # vectorises (libm's exp is a scalar call, most of a kernel row's cost): ln 2 split
 # in two (Cody and Waite) keeps r exact, e^r is its Taylor series to degree 13 in
 # Estrin's form, and 2^m is written into the exponent bits. The relative error is
-# below 5e-16 (libm's is about 1e-16), so float32 storage rounds it to libm's value.
+# below 5e-16 (libm's is about 1e-16): rounded to float32 storage it gives libm's
+# value unless that lies within 5e-16 of a float32 rounding boundary.
 _LOG2E = 1.4426950408889634
 _LN2_HI = 6.93147180369123816490e-01
 _LN2_LO = 1.90821492927058770002e-10
 _ROUND = 6755399441055744.0  # 1.5 * 2^52: adding it rounds to an integer held in the low bits
-_EXP_MIN = -708.0  # below, exp(x) is subnormal (< 2.3e-308) and flushes to 0; 2^m stays normal
+_EXP_MIN = -708.0  # below, exp(x) < 3.3e-308 flushes to 0, so 2^m stays a normal double
 _EXP_BLOCK = 512  # entries per pass, so the scratch arrays stay in L1
 _C = [1.0 / math.factorial(k) for k in range(14)]
 _C0, _C1, _C2, _C3, _C4, _C5, _C6, _C7, _C8, _C9, _C10, _C11, _C12, _C13 = _C
@@ -194,7 +195,7 @@ _C0, _C1, _C2, _C3, _C4, _C5, _C6, _C7, _C8, _C9, _C10, _C11, _C12, _C13 = _C
 def exp_nonpositive(x, out):
     """``out[k] = exp(x[k])`` for ``x <= 0`` (1-D; ``out`` may be ``x`` or float32), vectorised.
 
-    Results below 2.3e-308 (subnormal) are returned as 0.
+    Results below ``exp(-708)``, about 3.3e-308, are returned as 0.
     """
     p = np.empty(_EXP_BLOCK)
     t = np.empty(_EXP_BLOCK)
