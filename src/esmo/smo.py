@@ -108,6 +108,21 @@ def _status(a, C):
     return _FREE
 
 
+@numba.njit(cache=True, inline="always")
+def _track_free(free, free_at, n_free, k, old, new):
+    """Keep the list of free vectors as vector ``k`` goes from status ``old`` to ``new``."""
+    if old != _FREE and new == _FREE:
+        free[n_free] = k
+        free_at[k] = n_free
+        return n_free + 1
+    if old == _FREE and new != _FREE:
+        last = free[n_free - 1]
+        free[free_at[k]] = last
+        free_at[last] = free_at[k]
+        return n_free - 1
+    return n_free
+
+
 @numba.njit(cache=True)
 def _eval_accuracy(S, y_eval, start, stop, rho):
     """Share of points in ``[start, stop)`` of the eval block that ``f = S - rho`` classifies right."""
@@ -199,6 +214,11 @@ def _smo_loop(
         alpha[k] = 0.0
         G[k] = -1.0
         status[k] = _LOWER
+
+    # the free vectors (0 < a < C) in the order they became free, and their places
+    free = np.empty(n, dtype=np.int64)
+    free_at = np.empty(n, dtype=np.int64)
+    n_free = 0
 
     # early-stopping state
     S = np.zeros(m)
@@ -369,6 +389,8 @@ def _smo_loop(
                 aj = total
         alpha[i] = ai
         alpha[j] = aj
+        n_free = _track_free(free, free_at, n_free, i, status[i], _status(ai, C))
+        n_free = _track_free(free, free_at, n_free, j, status[j], _status(aj, C))
         status[i] = _status(ai, C)
         status[j] = _status(aj, C)
         ci = y[i] * (ai - old_ai)
@@ -379,11 +401,10 @@ def _smo_loop(
         Gmax = -np.inf
         imax = -1
         rho = 0.0
-        if check:
-            # rho's mean over free vectors rides along; the KKT bounds it needs when
-            # no vector is free (rare after the first iterations) take a second pass
-            nr_free = 0
-            sum_free = 0.0
+        if check and n_free == 0:
+            # no free vector: rho is the midpoint of calculate_rho's KKT bounds, here
+            # -m(a) (the next i's Gmax) and the largest y_t G_t over I_low
+            lb = -np.inf
             for t in range(n):
                 yt = y[t]
                 g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
@@ -393,13 +414,15 @@ def _smo_loop(
                     if st != _UPPER and -g >= Gmax:
                         Gmax = -g
                         imax = t
-                elif st != _LOWER and g >= Gmax:
-                    Gmax = g
-                    imax = t
-                if st == _FREE:
-                    nr_free += 1
-                    sum_free += yt * g
-            rho = sum_free / nr_free if nr_free > 0 else _calculate_rho(y, G, status)
+                    if st != _LOWER and g > lb:
+                        lb = g
+                else:
+                    if st != _LOWER and g >= Gmax:
+                        Gmax = g
+                        imax = t
+                    if st != _UPPER and -g > lb:
+                        lb = -g
+            rho = (lb - Gmax) / 2.0
         else:
             for t in range(n):
                 yt = y[t]
@@ -412,6 +435,13 @@ def _smo_loop(
                 elif status[t] != _LOWER and g >= Gmax:
                     Gmax = g
                     imax = t
+            if check:
+                # rho: the mean of y_t G_t over the free vectors, read from their list
+                # (a pass over all n, branching on the status, costs more)
+                sum_free = 0.0
+                for h in range(n_free):
+                    sum_free += y[free[h]] * G[free[h]]
+                rho = sum_free / n_free
 
         if not tracking:
             continue
