@@ -167,6 +167,37 @@ def _fresh_eval_decisions(X_rows, XT, sq_all, kernel_code, gamma, sv, coef, n, r
     return f
 
 
+@numba.njit(cache=True, inline="always")
+def _deadline(start, patience, interval, limit):
+    """``start + (patience + 1) interval``, or ``limit`` (never reached) when that is beyond it."""
+    if patience >= (limit - start) // interval:
+        return limit
+    return start + (patience + 1) * interval
+
+
+@numba.njit(cache=True)
+def _check_bounds(active, cfg_metric, cfg_tol, best_obj, deadline, max_iter):
+    """Bounds that tell a check whether any running configuration can change state.
+
+    An accuracy configuration improves only if ``acc - best > tol``, so only if
+    ``acc`` exceeds ``best + tol`` less rounding (1e-9 covers it: for tol >= 1 no
+    accuracy can improve); a hinge one only if ``hinge < best``. Without either,
+    only a configuration at its deadline changes: it stops.
+    """
+    acc_bar = np.inf
+    hinge_bar = -np.inf
+    next_deadline = max_iter + 1
+    for c in range(active.shape[0]):
+        if not active[c]:
+            continue
+        if cfg_metric[c] == 0:
+            acc_bar = min(acc_bar, best_obj[c] + cfg_tol[c] - 1e-9)
+        else:
+            hinge_bar = max(hinge_bar, best_obj[c])
+        next_deadline = min(next_deadline, deadline[c])
+    return acc_bar, hinge_bar, next_deadline
+
+
 @numba.njit(cache=True)
 def _smo_loop(
     y,
@@ -226,9 +257,17 @@ def _smo_loop(
     need_hinge = n_cfg > 0 and cfg_metric.max() == 1
     active = np.ones(n_cfg, dtype=np.bool_)
     n_active = n_cfg
-    q = cfg_patience.copy()
     best_obj = np.empty(n_cfg)
-    next_check = cfg_interval.copy()
+    # a configuration checks at the multiples of its interval r and, without an
+    # improvement, stops at its (p + 1)-th check after the last one: its deadline
+    deadline = np.empty(n_cfg, dtype=np.int64)
+    for c in range(n_cfg):
+        deadline[c] = _deadline(0, cfg_patience[c], cfg_interval[c], max_iter + 1)
+    # the distinct intervals still in use decide which iterations are checks
+    intervals = np.unique(cfg_interval)
+    n_using = np.zeros(intervals.shape[0], dtype=np.int64)
+    for c in range(n_cfg):
+        n_using[np.searchsorted(intervals, cfg_interval[c])] += 1
     best_rho = 0.0
     if n_active > 0:
         rho0 = _calculate_rho(y, G, status)
@@ -243,7 +282,12 @@ def _smo_loop(
             out_acc[c, 1] = np.nan
             out_acc[c, 2] = acc0
             out_acc[c, 3] = tacc0
-    next_event = next_check.min() if n_cfg > 0 else 0
+    next_event = intervals[0] if n_cfg > 0 else 0
+    # a check reads the configurations only when one may improve or reach its
+    # deadline; these bounds say when (see _check_bounds)
+    acc_bar, hinge_bar, next_deadline = _check_bounds(
+        active, cfg_metric, cfg_tol, best_obj, deadline, max_iter
+    )
     if keep_best:
         best_alpha[:] = 0.0
 
@@ -469,20 +513,24 @@ def _smo_loop(
                 s = S[v] + Ki[n + v] * ci + Kj[n + v] * cj
                 S[v] = s
                 val_correct += (s - rho > 0.0) == positive[v]
-        test_correct = 0
-        for v in range(n_val, m):
-            s = S[v] + Ki[n + v] * ci + Kj[n + v] * cj
-            S[v] = s
-            test_correct += (s - rho > 0.0) == positive[v]
         acc = val_correct / n_val
+        scan = acc > acc_bar or hinge < hinge_bar or n_iter >= next_deadline
+        # test points: counted only when some configuration's outcome is recorded
+        test_correct = 0
+        if scan:
+            for v in range(n_val, m):
+                s = S[v] + Ki[n + v] * ci + Kj[n + v] * cj
+                S[v] = s
+                test_correct += (s - rho > 0.0) == positive[v]
+        else:
+            for v in range(n_val, m):
+                S[v] += Ki[n + v] * ci + Kj[n + v] * cj
         tacc = test_correct / n_test if n_test > 0 else np.nan
 
-        next_event = max_iter + 1
-        for c in range(n_cfg):
-            if not active[c]:
-                continue
-            if next_check[c] == n_iter:
-                next_check[c] += cfg_interval[c]
+        if scan:
+            for c in range(n_cfg):
+                if not active[c] or n_iter % cfg_interval[c] != 0:
+                    continue
                 if cfg_metric[c] == 0:
                     obj = acc
                     improved = obj - best_obj[c] > cfg_tol[c]
@@ -490,27 +538,32 @@ def _smo_loop(
                     obj = hinge
                     improved = best_obj[c] - obj > cfg_tol[c]
                 if improved:
-                    q[c] = cfg_patience[c]
                     best_obj[c] = obj
+                    deadline[c] = _deadline(n_iter, cfg_patience[c], cfg_interval[c], max_iter + 1)
                     out_iter[c, 1] = n_iter
                     out_acc[c, 2] = acc
                     out_acc[c, 3] = tacc
                     if keep_best and c == 0:
                         best_alpha[:] = alpha
                         best_rho = rho
-                else:
-                    q[c] -= 1
-                    if q[c] < 0:
-                        active[c] = False
-                        n_active -= 1
-                        out_iter[c, 0] = n_iter
-                        out_acc[c, 0] = acc
-                        out_acc[c, 1] = tacc
-                        continue
-            if next_check[c] < next_event:
-                next_event = next_check[c]
+                elif deadline[c] == n_iter:
+                    active[c] = False
+                    n_active -= 1
+                    n_using[np.searchsorted(intervals, cfg_interval[c])] -= 1
+                    out_iter[c, 0] = n_iter
+                    out_acc[c, 0] = acc
+                    out_acc[c, 1] = tacc
+            acc_bar, hinge_bar, next_deadline = _check_bounds(
+                active, cfg_metric, cfg_tol, best_obj, deadline, max_iter
+            )
         if n_active == 0 and stop_when_all_stopped:
             break
+        next_event = max_iter + 1
+        for u in range(intervals.shape[0]):
+            if n_using[u] > 0:
+                upcoming = (n_iter // intervals[u] + 1) * intervals[u]
+                if upcoming < next_event:
+                    next_event = upcoming
     return n_iter, hit_max, best_rho, S
 
 
