@@ -229,9 +229,7 @@ def get_row(
 
     ``clock`` holds the use counter that orders the LRU eviction and the number
     of slots taken so far (free slots are handed out in order, without a search).
-    The dot products ``x_i . x_k`` run over the nonzero features of ``x_i`` only,
-    in feature order, one vectorised pass over a column of ``XT`` each: the cost
-    of LIBSVM's sparse dot products, for dense and sparse data alike.
+    Float32 storage computes the dot products with :func:`sparse_dots`.
     """
     clock[0] += 1
     s = slot_of[i]
@@ -248,23 +246,40 @@ def get_row(
     slot_of[i] = s
     stamp[s] = clock[0]
     xi = X_all[i]
-    if blas:
-        dots = np.dot(X_all[:n_cols], xi)
-    else:
-        dots = np.zeros(n_cols)
-        for t in range(xi.shape[0]):
-            v = xi[t]
-            if v != 0.0:
-                col = XT[t]
-                for k in range(n_cols):
-                    dots[k] += col[k] * v
+    dots = np.dot(X_all[:n_cols], xi) if blas else sparse_dots(xi, XT, 0, n_cols)
     row = data[s]
     if kernel_code == 1:
-        sq_i = sq_all[i]
-        for k in range(n_cols):
-            dots[k] = -gamma * max(sq_i + sq_all[k] - 2.0 * dots[k], 0.0)
+        rbf_exponents(dots, sq_all[i], sq_all, 0, gamma)
         exp_nonpositive(dots, row)
     else:
         for k in range(n_cols):
             row[k] = dots[k]
     return row
+
+
+@numba.njit(cache=True)
+def sparse_dots(xi, XT, start, stop):
+    """``x_i . x_k`` for the columns ``k`` in ``[start, stop)`` of ``XT`` (the points transposed).
+
+    The sum runs over the nonzero features of ``x_i`` only, in feature order, one
+    vectorised pass over a column of ``XT`` each: the cost of LIBSVM's sparse
+    dot products, for dense and sparse data alike.
+    """
+    dots = np.zeros(stop - start)
+    for t in range(xi.shape[0]):
+        v = xi[t]
+        if v != 0.0:
+            col = XT[t]
+            for k in range(stop - start):
+                dots[k] += col[start + k] * v
+    return dots
+
+
+@numba.njit(cache=True)
+def rbf_exponents(dots, sq_i, sq_all, start, gamma):
+    """Turn ``dots[k] = x_i . x_(start+k)`` into ``-gamma ||x_i - x_(start+k)||^2``, in place.
+
+    The squared distance is LIBSVM's ``(|x_i|^2 + |x_k|^2) - 2 x_i.x_k``, clipped at 0.
+    """
+    for k in range(dots.shape[0]):
+        dots[k] = -gamma * max(sq_i + sq_all[start + k] - 2.0 * dots[k], 0.0)

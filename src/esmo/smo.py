@@ -39,6 +39,8 @@ from esmo.kernels import (
     get_row,
     kernel_diagonal,
     kernel_matrix,
+    rbf_exponents,
+    sparse_dots,
 )
 from esmo.solver_result import SolverResult
 
@@ -145,21 +147,11 @@ def _fresh_eval_decisions(X_rows, XT, sq_all, kernel_code, gamma, sv, coef, n, r
     """
     m = XT.shape[1] - n
     f = np.zeros(m)
-    k = np.empty(m)
     for s in range(sv.shape[0]):
         i = sv[s]
-        xi = X_rows[i]
-        k[:] = 0.0
-        for t in range(xi.shape[0]):
-            v = xi[t]
-            if v != 0.0:
-                col = XT[t]
-                for c in range(m):
-                    k[c] += col[n + c] * v
+        k = sparse_dots(X_rows[i], XT, n, n + m)
         if kernel_code == 1:
-            sq_i = sq_all[i]
-            for c in range(m):
-                k[c] = -gamma * max(sq_i + sq_all[n + c] - 2.0 * k[c], 0.0)
+            rbf_exponents(k, sq_all[i], sq_all, n, gamma)
             exp_nonpositive(k, k)
         w = coef[s]
         for c in range(m):
