@@ -255,13 +255,9 @@ def _smo_loop(
     # a configuration checks at the multiples of its interval r and, without an
     # improvement, stops at its (p + 1)-th check after the last one: its deadline
     deadline = np.empty(n_cfg, dtype=np.int64)
-    for c in range(n_cfg):
-        deadline[c] = _deadline(0, cfg_patience[c], cfg_interval[c], max_iter + 1)
     # the distinct intervals still in use decide which iterations are checks
     intervals = np.unique(cfg_interval)
     n_using = np.zeros(intervals.shape[0], dtype=np.int64)
-    for c in range(n_cfg):
-        n_using[np.searchsorted(intervals, cfg_interval[c])] += 1
     best_rho = 0.0
     if n_active > 0:
         rho0 = _calculate_rho(y, G, status)
@@ -269,6 +265,8 @@ def _smo_loop(
         acc0 = _eval_accuracy(S, y_eval, 0, n_val, rho0)
         tacc0 = _eval_accuracy(S, y_eval, n_val, m, rho0)
         for c in range(n_cfg):
+            deadline[c] = _deadline(0, cfg_patience[c], cfg_interval[c], max_iter + 1)
+            n_using[np.searchsorted(intervals, cfg_interval[c])] += 1
             best_obj[c] = 0.0 if cfg_metric[c] == 0 else np.inf
             out_iter[c, 0] = -1
             out_iter[c, 1] = 0
@@ -427,10 +425,12 @@ def _smo_loop(
                 aj = total
         alpha[i] = ai
         alpha[j] = aj
-        n_free = _track_free(free, free_at, n_free, i, status[i], _status(ai, C))
-        n_free = _track_free(free, free_at, n_free, j, status[j], _status(aj, C))
-        status[i] = _status(ai, C)
-        status[j] = _status(aj, C)
+        st_i = _status(ai, C)
+        st_j = _status(aj, C)
+        n_free = _track_free(free, free_at, n_free, i, status[i], st_i)
+        n_free = _track_free(free, free_at, n_free, j, status[j], st_j)
+        status[i] = st_i
+        status[j] = st_j
         ci = y[i] * (ai - old_ai)
         cj = y[j] * (aj - old_aj)
 
