@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from sklearn.model_selection import train_test_split
 
 from esmo.early_stopping import EarlyStopping, sweep_early_stopping
-from esmo.smo import METRICS, decision_values, run_smo, solve_smo
+from esmo.kernels import build_kernel_rows, get_row
+from esmo.smo import METRICS, _final_predictions, decision_values, run_smo, solve_smo
 
 SVM = dict(kernel="rbf", C=50.0, gamma=2.0, tol=1e-3)
 
@@ -223,8 +224,8 @@ def test_incremental_decision_values_equal_a_fresh_computation_at_the_stop(dtype
 @pytest.mark.parametrize("kernel", ["rbf", "linear"])
 @pytest.mark.parametrize("restore", [False, True])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_final_decisions_equal_a_blas_prediction(kernel, restore, dtype):
-    """The sparse-aware fresh decision values agree with kernel_matrix's BLAS product."""
+def test_final_predictions_equal_a_blas_prediction(kernel, restore, dtype):
+    """The reference predictions are the signs of fresh float64 decision values."""
     X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT
     X_tr = X_tr * (X_tr > 0.5)  # zeros, so the sparse path skips features
     res, track = run_smo(
@@ -243,11 +244,47 @@ def test_final_decisions_equal_a_blas_prediction(kernel, restore, dtype):
         interval=np.array([2]),
         metric=np.array([0]),
         restore_best=restore,
-        final_decisions=True,
+        final_predictions=True,
     )
     fresh = decision_values(X_tr, y_tr, res, np.vstack([X_val, X_te]), kernel, SVM["gamma"])
-    scale = max(1.0, np.abs(res.alpha).sum())
-    np.testing.assert_allclose(track.final_decisions, fresh, rtol=0, atol=1e-12 * scale)
+    assert np.abs(fresh).min() > 1e-9  # no sign is left to rounding
+    np.testing.assert_array_equal(track.final_predictions, np.where(fresh > 0, 1.0, -1.0))
+
+
+@pytest.mark.parametrize(
+    ("kernel", "gamma", "C"),
+    [
+        ("rbf", 2.0**-7, 2.0**14),
+        ("rbf", 2.0**-5, 2.0**14),
+        ("linear", 1.0, 2.0**8),
+        ("linear", 1.0, 2.0**10),
+    ],
+)
+def test_predictions_from_stored_rows_equal_fresh_ones_near_the_boundary(kernel, gamma, C):
+    """Signs summed from float32 rows are kept only where provably those of fresh values.
+
+    Large C gives large coefficients, so float32 rounding moves the summed decision
+    values by more than some points' distance to the boundary: those points must
+    be recomputed afresh, and the result must equal an all-fresh computation.
+    """
+    X, y = DATASETS["synthetic"]
+    X_tr, y_tr, X_ev = X[:180], y[:180], X[180:]
+    res = solve_smo(X_tr, y_tr, kernel=kernel, C=C, gamma=gamma, tol=1e-3)
+    sv = np.flatnonzero(res.alpha > 0)
+    rows = build_kernel_rows(X_tr, [X_ev], kernel, gamma, 64.0)
+    clock = np.zeros(2, dtype=np.int64)
+    for i in sv:  # each support vector's row, as the solver leaves them in the store
+        get_row(
+            i, rows.XT.shape[1], rows.X_all, rows.XT, rows.sq_all, rows.kernel_code,
+            rows.gamma, rows.blas, rows.data, rows.slot_of, rows.owner, rows.stamp, clock,
+        )  # fmt: skip
+    args = (rows.X_all, rows.XT, rows.sq_all, rows.kernel_code, gamma, sv)
+    args += (res.alpha[sv] * y_tr[sv], 180, res.rho, rows.data, rows.slot_of)
+    stored, n_fresh = _final_predictions(*args, True)
+    fresh, n_all = _final_predictions(*args, False)
+    np.testing.assert_array_equal(stored, fresh)
+    assert n_all == X_ev.shape[0]
+    assert 0 < n_fresh < n_all  # some points near the boundary, and only those, recomputed
 
 
 def test_restore_best_returns_the_best_checked_iterate():

@@ -147,10 +147,6 @@ def _config_arrays(
     )
 
 
-def _accuracy(f: np.ndarray, y: np.ndarray) -> float:
-    return float(np.mean(np.where(f > 0, 1.0, -1.0) == y))
-
-
 def sweep_early_stopping(
     X_train: Any,
     y_train: Any,
@@ -202,13 +198,13 @@ def sweep_early_stopping(
         interval=interval,
         metric=metric,
         stop_when_all_stopped=False,
-        final_decisions=True,
+        final_predictions=True,
     )
-    assert track is not None and track.final_decisions is not None
+    assert track is not None and track.final_predictions is not None
     n_val = len(y_val)
-    f = track.final_decisions
-    ref_val = _accuracy(f[:n_val], np.asarray(y_val))
-    ref_test = _accuracy(f[n_val:], np.asarray(y_test)) if has_test else float("nan")
+    pred = track.final_predictions
+    ref_val = float(np.mean(pred[:n_val] == np.asarray(y_val)))
+    ref_test = float(np.mean(pred[n_val:] == np.asarray(y_test))) if has_test else float("nan")
     reference = {
         "n_iter": result.n_iter,
         "max_iter_reached": result.max_iter_reached,

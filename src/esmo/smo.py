@@ -61,8 +61,9 @@ class Tracking:
     are NaN without test data. ``eval_sums`` holds ``sum_i a_i y_i K(x_i, x)`` for
     the validation then test points at the last iteration that tracked them (the
     stop, for a single early-stopped fit), from the incremental updates.
-    ``final_decisions`` holds, when asked for, fresh float64 decision values of
-    the returned model at the validation then test points.
+    ``final_predictions`` holds, when asked for, the returned model's predictions
+    (+1 or -1) at the validation then test points: the signs of fresh float64
+    decision values (see :func:`_final_predictions`).
     """
 
     stop_iter: np.ndarray
@@ -72,7 +73,7 @@ class Tracking:
     best_val_accuracy: np.ndarray
     best_test_accuracy: np.ndarray
     eval_sums: np.ndarray
-    final_decisions: np.ndarray | None = None
+    final_predictions: np.ndarray | None = None
 
 
 @numba.njit(cache=True)
@@ -138,20 +139,21 @@ def _eval_accuracy(S, y_eval, start, stop, rho):
 
 
 @numba.njit(cache=True)
-def _fresh_eval_decisions(X_rows, XT, sq_all, kernel_code, gamma, sv, coef, n, rho):
-    """Float64 ``f(x) = sum_s coef_s K(x_s, x) - rho`` at the evaluation columns of ``XT``.
+def _fresh_decisions(X_rows, sq_rows, XT, sq_cols, start, stop, kernel_code, gamma, sv, coef, rho):
+    """Float64 ``f(x) = sum_s coef_s K(x_s, x) - rho`` at the columns ``[start, stop)`` of ``XT``.
 
     Computed afresh like a prediction, not from the float32 kernel rows, but
     over the nonzero features of each support vector only (as kernel rows are):
-    on sparse data a small share of a dense BLAS product's work.
+    on sparse data a small share of a dense BLAS product's work. Each column's
+    value depends on that column alone, so any subset of columns gives the same.
     """
-    m = XT.shape[1] - n
+    m = stop - start
     f = np.zeros(m)
     for s in range(sv.shape[0]):
         i = sv[s]
-        k = sparse_dots(X_rows[i], XT, n, n + m)
+        k = sparse_dots(X_rows[i], XT, start, stop)
         if kernel_code == 1:
-            rbf_exponents(k, sq_all[i], sq_all, n, gamma)
+            rbf_exponents(k, sq_rows[i], sq_cols, start, gamma)
             exp_nonpositive(k, k)
         w = coef[s]
         for c in range(m):
@@ -159,6 +161,75 @@ def _fresh_eval_decisions(X_rows, XT, sq_all, kernel_code, gamma, sv, coef, n, r
     for c in range(m):
         f[c] -= rho
     return f
+
+
+# Summed from float32-rounded kernel values q instead of the float64 values k they
+# round, a decision value moves by at most (2^-24 + 2^-47) sum|coef q| (rounding
+# of k, relative) plus 2^-150 sum|coef| (rounding of subnormals), and each float64
+# sum of n terms adds at most gamma_n = n u / (1 - n u) times its sum of |terms|
+# (u = 2^-53); the bound used is _SLACK times the total
+_SLACK = 4.0
+_U = 2.0**-53
+
+
+@numba.njit(cache=True)
+def _final_predictions(
+    X_rows, XT, sq_all, kernel_code, gamma, sv, coef, n, rho, data, slot_of, rows_hold_eval
+):
+    """Predictions (+1 or -1) at the evaluation columns, as signs of :func:`_fresh_decisions`.
+
+    When every support vector's row is in the store with its evaluation columns
+    (``rows_hold_eval``), the decision values are first summed from those float32
+    kernel values, a pass with no dot products and no exp. Where that sum is
+    farther from 0 than its proven distance to the fresh value, its sign is the
+    fresh one; only the points within that distance (few, near the boundary) are
+    computed afresh. Returns the predictions and how many were computed afresh.
+    """
+    m = XT.shape[1] - n
+    n_sv = sv.shape[0]
+    certified = rows_hold_eval
+    for s in range(n_sv):
+        if slot_of[sv[s]] < 0:
+            certified = False
+    if not certified:
+        f = _fresh_decisions(
+            X_rows, sq_all, XT, sq_all, n, n + m, kernel_code, gamma, sv, coef, rho
+        )
+        return np.where(f > 0.0, 1.0, -1.0), m
+    f32 = np.zeros(m)
+    bound = np.zeros(m)
+    coef_sum = 0.0
+    for s in range(n_sv):
+        w = coef[s]
+        aw = abs(w)
+        coef_sum += aw
+        row = data[slot_of[sv[s]]]
+        for c in range(m):
+            k = np.float64(row[n + c])
+            f32[c] += w * k
+            bound[c] += aw * abs(k)
+    terms = (n_sv + 1) * _U
+    rel = _SLACK * (2.0**-24 + 2.0**-47 + 2.0 * terms / (1.0 - terms))
+    absolute = _SLACK * 2.0**-150 * coef_sum
+    pred = np.empty(m)
+    uncertain = np.empty(m, dtype=np.int64)
+    n_uncertain = 0
+    for c in range(m):
+        margin = f32[c] - rho
+        if abs(margin) > rel * bound[c] + absolute:
+            pred[c] = 1.0 if margin > 0.0 else -1.0
+        else:
+            uncertain[n_uncertain] = c
+            n_uncertain += 1
+    if n_uncertain > 0:
+        cols = uncertain[:n_uncertain] + n
+        XT_u = np.ascontiguousarray(XT[:, cols])
+        f = _fresh_decisions(
+            X_rows, sq_all, XT_u, sq_all[cols], 0, n_uncertain, kernel_code, gamma, sv, coef, rho
+        )
+        for u in range(n_uncertain):
+            pred[uncertain[u]] = 1.0 if f[u] > 0.0 else -1.0
+    return pred, n_uncertain
 
 
 @numba.njit(cache=True, inline="always")
@@ -224,7 +295,7 @@ def _smo_loop(
     out_iter,
     out_acc,
 ):
-    """Run SMO; returns ``(n_iter, max_iter_reached, best_rho, S)``.
+    """Run SMO; returns ``(n_iter, max_iter_reached, best_rho, S, n_active)``.
 
     ``alpha``, ``G`` and ``status`` are filled in place. ``out_iter[k] = (stop_iter,
     best_iter)`` and ``out_acc[k] = (val, test, best_val, best_test)`` per config.
@@ -558,7 +629,7 @@ def _smo_loop(
                 upcoming = (n_iter // intervals[u] + 1) * intervals[u]
                 if upcoming < next_event:
                     next_event = upcoming
-    return n_iter, hit_max, best_rho, S
+    return n_iter, hit_max, best_rho, S, n_active
 
 
 def _as_labels(y: Any, n: int, name: str) -> np.ndarray:
@@ -622,15 +693,16 @@ def run_smo(
     metric: np.ndarray | None = None,
     stop_when_all_stopped: bool = True,
     restore_best: bool = False,
-    final_decisions: bool = False,
+    final_predictions: bool = False,
 ) -> tuple[SolverResult, Tracking | None]:
     """Solve the dual and track early-stopping configurations given as parallel arrays.
 
     ``metric`` holds 0 (accuracy) or 1 (hinge). With ``stop_when_all_stopped``
     the run ends as soon as every configuration has stopped (a real early-stopped
     fit); otherwise it runs to convergence (the sweep). ``restore_best`` returns
-    the best iterate of configuration 0 when it stopped early. ``final_decisions``
-    adds the returned model's fresh float64 decision values at the evaluation points.
+    the best iterate of configuration 0 when it stopped early. ``final_predictions``
+    adds the returned model's predictions at the evaluation points, equal to the
+    signs of fresh float64 decision values.
     """
     code = check_kernel(kernel, gamma)
     check_solver_params(C, tol, max_iter)
@@ -666,7 +738,7 @@ def run_smo(
     out_iter = np.empty((n_cfg, 2), dtype=np.int64)
     out_acc = np.empty((n_cfg, 4))
     empty_i = np.empty(0, dtype=np.int64)
-    n_iter, hit_max, best_rho, eval_sums = _smo_loop(
+    n_iter, hit_max, best_rho, eval_sums, n_active = _smo_loop(
         y,
         kernel_diagonal(X, kernel),
         float(C),
@@ -712,11 +784,24 @@ def run_smo(
     )
     if n_cfg == 0:
         return result, None
-    fresh = None
-    if final_decisions:
+    predictions = None
+    if final_predictions:
         sv = np.flatnonzero(alpha > 0)
-        fresh = _fresh_eval_decisions(
-            rows.X_all, rows.XT, rows.sq_all, code, float(gamma), sv, alpha[sv] * y[sv], n, rho
+        # rows computed once no configuration was running lack evaluation columns
+        rows_hold_eval = not rows.blas and (n_active > 0 or stop_when_all_stopped)
+        predictions, _ = _final_predictions(
+            rows.X_all,
+            rows.XT,
+            rows.sq_all,
+            code,
+            float(gamma),
+            sv,
+            alpha[sv] * y[sv],
+            n,
+            rho,
+            rows.data,
+            rows.slot_of,
+            rows_hold_eval,
         )
     tracking = Tracking(
         stop_iter=out_iter[:, 0].copy(),
@@ -726,7 +811,7 @@ def run_smo(
         best_val_accuracy=out_acc[:, 2].copy(),
         best_test_accuracy=out_acc[:, 3].copy(),
         eval_sums=eval_sums,
-        final_decisions=fresh,
+        final_predictions=predictions,
     )
     return result, tracking
 
