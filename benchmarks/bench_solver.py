@@ -36,7 +36,7 @@ from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 
 from esmo.datasets import load, minmax_normalise
-from esmo.early_stopping import EarlyStopping, sweep_early_stopping
+from esmo.early_stopping import EarlyStopping, EarlyStoppingSet, sweep_early_stopping
 from esmo.sampling import sample_es_configs, sample_svm_configs
 from esmo.smo import solve_smo
 
@@ -113,7 +113,8 @@ def bench_configs(data, n_configs, seed):
 
 def bench_early_stopping(data, n_configs, seed, n_es, repeats=3):
     configs = sample_svm_configs("rbf", n_configs, seed + 1, RBF_SPACE)
-    es_table = sample_es_configs(n_es, seed, ES_SPACE)
+    # validated once, as a search (and the workflow's training job) does
+    es_set = EarlyStoppingSet.of(sample_es_configs(n_es, seed, ES_SPACE))
     never = EarlyStopping(patience=10**9, tol=0.0, interval=1)
     rows = []
     for name, (X, y) in data.items():
@@ -148,7 +149,7 @@ def bench_early_stopping(data, n_configs, seed, n_es, repeats=3):
                     y_tr,
                     X_val,
                     y_val,
-                    es_table,
+                    es_set,
                     X_test=X_te,
                     y_test=y_te,
                     **kw,

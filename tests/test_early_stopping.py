@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.model_selection import train_test_split
 
-from esmo.early_stopping import EarlyStopping, sweep_early_stopping
+from esmo.early_stopping import EarlyStopping, EarlyStoppingSet, sweep_early_stopping
 from esmo.kernels import build_kernel_rows, get_row
 from esmo.smo import METRICS, _final_predictions, decision_values, run_smo, solve_smo
 
@@ -307,6 +307,11 @@ def test_configs_as_dataframe_with_default_columns():
     )
     pd.testing.assert_frame_equal(from_df.table, from_objs.table)
     assert from_df.table["test_accuracy"].isna().all()
+    validated = EarlyStoppingSet.of(df)  # once per search, then reused
+    assert EarlyStoppingSet.of(validated) is validated
+    from_set = sweep_early_stopping(X_tr, y_tr, X_val, y_val, validated, **SVM)
+    pd.testing.assert_frame_equal(from_set.table, from_objs.table)
+    np.testing.assert_array_equal(from_set.stop_iter, from_objs.table["stop_iter"])
     with pytest.raises(ValueError, match="es_tol"):
         sweep_early_stopping(X_tr, y_tr, X_val, y_val, pd.DataFrame({"patience": [1]}), **SVM)
 

@@ -15,6 +15,7 @@ __version__ = "0.1.0"
 _EXPORTS: dict[str, str] = {
     "SMOClassifier": "esmo.estimator",
     "EarlyStopping": "esmo.early_stopping",
+    "EarlyStoppingSet": "esmo.early_stopping",
     "sweep_early_stopping": "esmo.early_stopping",
     "SweepResult": "esmo.early_stopping",
     "SolverResult": "esmo.solver_result",

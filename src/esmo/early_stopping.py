@@ -67,19 +67,87 @@ class EarlyStopping:
 
 
 @dataclass(frozen=True)
-class SweepResult:
-    """Outcome of :func:`sweep_early_stopping`.
+class EarlyStoppingSet:
+    """K early-stopping configurations as validated parallel arrays.
 
-    ``reference`` describes the run to convergence (``n_iter``,
-    ``max_iter_reached``, ``val_accuracy``, ``test_accuracy``, fresh float64
-    predictions). ``table`` has one row per configuration in input order:
-    ``stop_iter, stopped_early, val_accuracy, test_accuracy`` at its stop and
-    ``best_iter, best_val_accuracy, best_test_accuracy`` at the model
-    ``restore_best`` would return.
+    ``metric`` holds 0 (accuracy) or 1 (hinge). Build it once per search with
+    :meth:`of` and pass it to every :func:`sweep_early_stopping` of that search:
+    validating a table of 100 configurations costs about 0.1 ms, as much as a
+    whole fit on a small dataset.
+    """
+
+    patience: np.ndarray
+    tol: np.ndarray
+    interval: np.ndarray
+    metric: np.ndarray
+
+    def __len__(self) -> int:
+        return self.patience.shape[0]
+
+    @classmethod
+    def of(
+        cls, configs: EarlyStoppingSet | Sequence[EarlyStopping] | pd.DataFrame
+    ) -> EarlyStoppingSet:
+        """Validate ``configs``: :class:`EarlyStopping` objects or a table.
+
+        A table needs columns ``patience`` and ``es_tol`` and may have ``interval``
+        (default 1) and ``metric`` (default accuracy). It is validated column-wise,
+        with :class:`EarlyStopping`'s rules and messages, rather than through one
+        object per row.
+        """
+        if isinstance(configs, EarlyStoppingSet):
+            return configs
+        if isinstance(configs, pd.DataFrame):
+            return cls(*_table_arrays(configs))
+        out = list(configs)
+        for c in out:
+            if not isinstance(c, EarlyStopping):
+                raise TypeError(
+                    f"configs must hold EarlyStopping objects or be a DataFrame, got an element of type {type(c).__name__}."
+                )
+        return cls(
+            np.array([c.patience for c in out], dtype=np.int64),
+            np.array([c.tol for c in out], dtype=np.float64),
+            np.array([c.interval for c in out], dtype=np.int64),
+            np.array([METRICS.index(c.metric) for c in out], dtype=np.int64),
+        )
+
+
+@dataclass(frozen=True)
+class SweepResult:
+    """Outcome of :func:`sweep_early_stopping`, one array entry per configuration in input order.
+
+    ``stop_iter, stopped_early, val_accuracy, test_accuracy`` describe the model
+    at its stop, ``best_iter, best_val_accuracy, best_test_accuracy`` the one
+    ``restore_best`` would return. ``reference`` describes the run to convergence
+    (``n_iter``, ``max_iter_reached``, ``val_accuracy``, ``test_accuracy``, from
+    fresh float64 predictions). ``table`` puts the arrays in a DataFrame.
     """
 
     reference: dict
-    table: pd.DataFrame
+    stop_iter: np.ndarray
+    stopped_early: np.ndarray
+    val_accuracy: np.ndarray
+    test_accuracy: np.ndarray
+    best_iter: np.ndarray
+    best_val_accuracy: np.ndarray
+    best_test_accuracy: np.ndarray
+
+    @property
+    def table(self) -> pd.DataFrame:
+        """The per-configuration arrays as columns, one row per configuration."""
+        return pd.DataFrame({name: getattr(self, name) for name in _OUTCOMES})
+
+
+_OUTCOMES = (
+    "stop_iter",
+    "stopped_early",
+    "val_accuracy",
+    "test_accuracy",
+    "best_iter",
+    "best_val_accuracy",
+    "best_test_accuracy",
+)
 
 
 def _integers(values: Any, name: str, low: int, what: str) -> np.ndarray:
@@ -93,58 +161,38 @@ def _integers(values: Any, name: str, low: int, what: str) -> np.ndarray:
     return v.astype(np.int64)
 
 
-def _config_arrays(
-    configs: Sequence[EarlyStopping] | pd.DataFrame,
+def _table_arrays(
+    configs: pd.DataFrame,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """``(patience, es_tol, interval, metric code)`` arrays of the configurations.
-
-    A table is validated column-wise, with :class:`EarlyStopping`'s rules and
-    messages, rather than through one object per row: a sweep of 100
-    configurations often takes about a millisecond, as long as building them.
-    """
-    if isinstance(configs, pd.DataFrame):
-        missing = {"patience", "es_tol"} - set(configs.columns)
-        if missing:
-            raise ValueError(
-                f"The configuration table lacks column(s) {sorted(missing)}; it needs "
-                "patience and es_tol (interval and metric are optional)."
-            )
-        n = len(configs)
-        patience = _integers(configs["patience"], "patience", 0, "non-negative integers")
-        interval = (
-            _integers(
-                configs["interval"], "interval (the check interval r)", 1, "positive integers"
-            )
-            if "interval" in configs
-            else np.ones(n, dtype=np.int64)
+    """``(patience, es_tol, interval, metric code)`` of a configuration table, validated."""
+    missing = {"patience", "es_tol"} - set(configs.columns)
+    if missing:
+        raise ValueError(
+            f"The configuration table lacks column(s) {sorted(missing)}; it needs "
+            "patience and es_tol (interval and metric are optional)."
         )
-        # a writable copy: pandas may hand out a read-only view, and numba would
-        # compile (and cache) a second solver for read-only arrays
-        es_tol = np.array(configs["es_tol"], dtype=np.float64)
-        if not (np.isfinite(es_tol) & (es_tol >= 0)).all():
-            raise ValueError(
-                f"tol (es_tol) must be a non-negative finite number, got {es_tol[~(np.isfinite(es_tol) & (es_tol >= 0))][0]!r}."
-            )
-        metric = np.zeros(n, dtype=np.int64)
-        if "metric" in configs:
-            names = configs["metric"].astype(str).to_numpy()
-            unknown = ~np.isin(names, METRICS)
-            if unknown.any():
-                raise ValueError(f"metric must be one of {METRICS}, got {names[unknown][0]!r}.")
-            metric = (names == METRICS[1]).astype(np.int64)
-        return patience, es_tol, interval, metric
-    out = list(configs)
-    for c in out:
-        if not isinstance(c, EarlyStopping):
-            raise TypeError(
-                f"configs must hold EarlyStopping objects or be a DataFrame, got an element of type {type(c).__name__}."
-            )
-    return (
-        np.array([c.patience for c in out], dtype=np.int64),
-        np.array([c.tol for c in out], dtype=np.float64),
-        np.array([c.interval for c in out], dtype=np.int64),
-        np.array([METRICS.index(c.metric) for c in out], dtype=np.int64),
+    n = len(configs)
+    patience = _integers(configs["patience"], "patience", 0, "non-negative integers")
+    interval = (
+        _integers(configs["interval"], "interval (the check interval r)", 1, "positive integers")
+        if "interval" in configs
+        else np.ones(n, dtype=np.int64)
     )
+    # a writable copy: pandas may hand out a read-only view, and numba would
+    # compile (and cache) a second solver for read-only arrays
+    es_tol = np.array(configs["es_tol"], dtype=np.float64)
+    if not (np.isfinite(es_tol) & (es_tol >= 0)).all():
+        raise ValueError(
+            f"tol (es_tol) must be a non-negative finite number, got {es_tol[~(np.isfinite(es_tol) & (es_tol >= 0))][0]!r}."
+        )
+    metric = np.zeros(n, dtype=np.int64)
+    if "metric" in configs:
+        names = configs["metric"].astype(str).to_numpy()
+        unknown = ~np.isin(names, METRICS)
+        if unknown.any():
+            raise ValueError(f"metric must be one of {METRICS}, got {names[unknown][0]!r}.")
+        metric = (names == METRICS[1]).astype(np.int64)
+    return patience, es_tol, interval, metric
 
 
 def sweep_early_stopping(
@@ -152,7 +200,7 @@ def sweep_early_stopping(
     y_train: Any,
     X_val: Any,
     y_val: Any,
-    configs: Sequence[EarlyStopping] | pd.DataFrame,
+    configs: EarlyStoppingSet | Sequence[EarlyStopping] | pd.DataFrame,
     *,
     kernel: str = "rbf",
     C: float = 1.0,
@@ -172,9 +220,11 @@ def sweep_early_stopping(
     configuration that never runs out of patience ends where the solver
     converges, with the reference run's values. Validation and test decision
     values are tracked only while some configuration is still running.
+    ``configs`` is anything :meth:`EarlyStoppingSet.of` takes; a search that
+    sweeps the same configurations many times validates them once with it.
     """
-    patience, es_tol, interval, metric = _config_arrays(configs)
-    if patience.shape[0] == 0:
+    configs = EarlyStoppingSet.of(configs)
+    if len(configs) == 0:
         raise ValueError("configs is empty; pass at least one early-stopping configuration.")
     has_test = X_test is not None
     if has_test and y_test is None:
@@ -193,10 +243,10 @@ def sweep_early_stopping(
         y_val=y_val,
         X_test=X_test,
         y_test=y_test,
-        patience=patience,
-        es_tol=es_tol,
-        interval=interval,
-        metric=metric,
+        patience=configs.patience,
+        es_tol=configs.tol,
+        interval=configs.interval,
+        metric=configs.metric,
         stop_when_all_stopped=False,
         final_predictions=True,
     )
@@ -212,15 +262,13 @@ def sweep_early_stopping(
         "test_accuracy": ref_test,
     }
     stopped = track.stop_iter >= 0
-    table = pd.DataFrame(
-        {
-            "stop_iter": np.where(stopped, track.stop_iter, result.n_iter),
-            "stopped_early": stopped,
-            "val_accuracy": np.where(stopped, track.val_accuracy, ref_val),
-            "test_accuracy": np.where(stopped, track.test_accuracy, ref_test),
-            "best_iter": np.where(stopped, track.best_iter, result.n_iter),
-            "best_val_accuracy": np.where(stopped, track.best_val_accuracy, ref_val),
-            "best_test_accuracy": np.where(stopped, track.best_test_accuracy, ref_test),
-        }
+    return SweepResult(
+        reference=reference,
+        stop_iter=np.where(stopped, track.stop_iter, result.n_iter),
+        stopped_early=stopped,
+        val_accuracy=np.where(stopped, track.val_accuracy, ref_val),
+        test_accuracy=np.where(stopped, track.test_accuracy, ref_test),
+        best_iter=np.where(stopped, track.best_iter, result.n_iter),
+        best_val_accuracy=np.where(stopped, track.best_val_accuracy, ref_val),
+        best_test_accuracy=np.where(stopped, track.best_test_accuracy, ref_test),
     )
-    return SweepResult(reference=reference, table=table)

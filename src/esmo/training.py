@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from esmo.early_stopping import sweep_early_stopping
+from esmo.early_stopping import EarlyStoppingSet, sweep_early_stopping
 from esmo.scoring import REFERENCE_ES_ID
 
 #: Columns of a training-job table, in order (docs/architecture.md).
@@ -71,6 +71,7 @@ def sweep_chunk(
     """
     X_tr, y_tr, X_val, y_val, X_te, y_te = fold_data
     tracked = pd.concat([es_configs.assign(metric=metric) for metric in metrics], ignore_index=True)
+    configs = EarlyStoppingSet.of(tracked[["patience", "es_tol", "interval", "metric"]])
     frames = []
     for row in svm_configs.itertuples(index=False):
         gamma = float(row.gamma) if kernel == "rbf" else 1.0
@@ -79,7 +80,7 @@ def sweep_chunk(
             y_tr,
             X_val,
             y_val,
-            tracked[["patience", "es_tol", "interval", "metric"]],
+            configs,
             kernel=kernel,
             C=float(row.C),
             gamma=gamma,
@@ -94,12 +95,11 @@ def sweep_chunk(
             {
                 "metric": tracked["metric"].to_numpy(),
                 "es_id": tracked["es_id"].to_numpy(),
-                "n_iter": result.table["stop_iter"].to_numpy(),
-                "stopped_early": result.table["stopped_early"].to_numpy(),
-                "max_iter_reached": ref["max_iter_reached"]
-                & ~result.table["stopped_early"].to_numpy(),
-                "val_accuracy": result.table["val_accuracy"].to_numpy(),
-                "test_accuracy": result.table["test_accuracy"].to_numpy(),
+                "n_iter": result.stop_iter,
+                "stopped_early": result.stopped_early,
+                "max_iter_reached": ref["max_iter_reached"] & ~result.stopped_early,
+                "val_accuracy": result.val_accuracy,
+                "test_accuracy": result.test_accuracy,
             }
         )
         ref_rows = pd.DataFrame(
