@@ -9,8 +9,10 @@ Prints four tables (not a test; timings depend on the machine):
    never exhausted, so both runs take the same path) against no early stopping,
    and the same with only two validation points: the part of the cost that does
    not grow with the validation set (rho and the state machine at every check);
-3. a sweep of ``--n-es`` early-stopping configurations against one plain fit
-   (tables 2-3 keep the fastest of three interleaved timings of each variant);
+3. a sweep of ``--n-es`` early-stopping configurations, with test data, against
+   one plain fit; the configurations are validated once (``EarlyStoppingSet``),
+   as a search and the workflow's training job do (tables 2-3 keep the fastest
+   of three interleaved timings of each variant);
 4. training time against n on subsets of a larger file (a1a.t) for both solvers.
 
 Goals: total time <= LIBSVM's; early stopping <= +10 % per iteration; a

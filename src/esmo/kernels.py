@@ -202,8 +202,12 @@ def exp_nonpositive(x, out):
     bits = t.view(np.int64)
     for start in range(0, x.shape[0], _EXP_BLOCK):
         size = min(_EXP_BLOCK, x.shape[0] - start)
+        # slices indexed from 0: an index like x[start + k] could be negative as
+        # far as numba knows, and its wraparound check stops vectorisation
+        xb = x[start : start + size]
+        ob = out[start : start + size]
         for k in range(size):
-            xk = max(x[start + k], _EXP_MIN)
+            xk = max(xb[k], _EXP_MIN)
             tk = xk * _LOG2E + _ROUND
             m = tk - _ROUND
             r = (xk - m * _LN2_HI) - m * _LN2_LO
@@ -218,7 +222,7 @@ def exp_nonpositive(x, out):
         for k in range(size):
             bits[k] = (bits[k] + 1023) << 52
         for k in range(size):
-            out[start + k] = p[k] * t[k] if x[start + k] >= _EXP_MIN else 0.0
+            ob[k] = p[k] * t[k] if xb[k] >= _EXP_MIN else 0.0
 
 
 @numba.njit(cache=True)
@@ -265,13 +269,14 @@ def sparse_dots(xi, XT, start, stop):
     vectorised pass over a column of ``XT`` each: the cost of LIBSVM's sparse
     dot products, for dense and sparse data alike.
     """
-    dots = np.zeros(stop - start)
+    m = stop - start
+    dots = np.zeros(m)
     for t in range(xi.shape[0]):
         v = xi[t]
         if v != 0.0:
-            col = XT[t]
-            for k in range(stop - start):
-                dots[k] += col[start + k] * v
+            col = XT[t, start:stop]  # indexed from 0, so the loop vectorises
+            for k in range(m):
+                dots[k] += col[k] * v
     return dots
 
 
@@ -281,5 +286,6 @@ def rbf_exponents(dots, sq_i, sq_all, start, gamma):
 
     The squared distance is LIBSVM's ``(|x_i|^2 + |x_k|^2) - 2 x_i.x_k``, clipped at 0.
     """
+    sq = sq_all[start : start + dots.shape[0]]
     for k in range(dots.shape[0]):
-        dots[k] = -gamma * max(sq_i + sq_all[start + k] - 2.0 * dots[k], 0.0)
+        dots[k] = -gamma * max(sq_i + sq[k] - 2.0 * dots[k], 0.0)

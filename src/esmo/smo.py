@@ -203,9 +203,9 @@ def _final_predictions(
         w = coef[s]
         aw = abs(w)
         coef_sum += aw
-        row = data[slot_of[sv[s]]]
+        row = data[slot_of[sv[s]], n : n + m]  # indexed from 0, so the loop vectorises
         for c in range(m):
-            k = np.float64(row[n + c])
+            k = np.float64(row[c])
             f32[c] += w * k
             bound[c] += aw * abs(k)
     terms = (n_sv + 1) * _U
@@ -554,10 +554,14 @@ def _smo_loop(
 
         if not tracking:
             continue
-        # validation/test decision values from the two changed alphas
+        # validation/test decision values from the two changed alphas; every loop
+        # below indexes from 0 (an index like Ki[n + v] could be negative as far as
+        # numba knows, and its wraparound check would stop vectorisation)
+        Ki_ev = Ki[n : n + m]
+        Kj_ev = Kj[n : n + m]
         if not check:
             for v in range(m):
-                S[v] += Ki[n + v] * ci + Kj[n + v] * cj
+                S[v] += Ki_ev[v] * ci + Kj_ev[v] * cj
             continue
         # branch-free passes (adding max(h, 0) equals adding only positive h), and
         # the hinge loss only when some configuration reads it
@@ -566,7 +570,7 @@ def _smo_loop(
         if need_hinge:
             hinge_sum = 0.0
             for v in range(n_val):
-                s = S[v] + Ki[n + v] * ci + Kj[n + v] * cj
+                s = S[v] + Ki_ev[v] * ci + Kj_ev[v] * cj
                 S[v] = s
                 f = s - rho
                 yv = y_eval[v]
@@ -575,21 +579,25 @@ def _smo_loop(
             hinge = hinge_sum / n_val
         else:
             for v in range(n_val):
-                s = S[v] + Ki[n + v] * ci + Kj[n + v] * cj
+                s = S[v] + Ki_ev[v] * ci + Kj_ev[v] * cj
                 S[v] = s
                 val_correct += (s - rho > 0.0) == positive[v]
         acc = val_correct / n_val
         scan = acc > acc_bar or hinge < hinge_bar or n_iter >= next_deadline
         # test points: counted only when some configuration's outcome is recorded
         test_correct = 0
+        S_te = S[n_val:]
+        Ki_te = Ki_ev[n_val:]
+        Kj_te = Kj_ev[n_val:]
         if scan:
-            for v in range(n_val, m):
-                s = S[v] + Ki[n + v] * ci + Kj[n + v] * cj
-                S[v] = s
-                test_correct += (s - rho > 0.0) == positive[v]
+            positive_te = positive[n_val:]
+            for v in range(n_test):
+                s = S_te[v] + Ki_te[v] * ci + Kj_te[v] * cj
+                S_te[v] = s
+                test_correct += (s - rho > 0.0) == positive_te[v]
         else:
-            for v in range(n_val, m):
-                S[v] += Ki[n + v] * ci + Kj[n + v] * cj
+            for v in range(n_test):
+                S_te[v] += Ki_te[v] * ci + Kj_te[v] * cj
         tacc = test_correct / n_test if n_test > 0 else np.nan
 
         if scan:
