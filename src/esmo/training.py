@@ -30,6 +30,14 @@ COLUMNS = [
     "val_accuracy",
     "test_accuracy",
 ]
+_OUTCOME_COLUMNS = (
+    "config_id",
+    "n_iter",
+    "stopped_early",
+    "max_iter_reached",
+    "val_accuracy",
+    "test_accuracy",
+)
 
 
 def config_chunk(svm_configs: pd.DataFrame, chunk: int, chunk_size: int) -> pd.DataFrame:
@@ -69,10 +77,20 @@ def sweep_chunk(
     ``es_configs`` has ``es_id, patience, es_tol, interval``; every
     configuration is tracked once per objective in ``metrics``.
     """
+    if svm_configs.empty:
+        raise ValueError(
+            "svm_configs is empty; a training job needs at least one SVM configuration."
+        )
     X_tr, y_tr, X_val, y_val, X_te, y_te = fold_data
     tracked = pd.concat([es_configs.assign(metric=metric) for metric in metrics], ignore_index=True)
     configs = EarlyStoppingSet.of(tracked[["patience", "es_tol", "interval", "metric"]])
-    frames = []
+    # per SVM configuration: one reference row per metric, then one row per
+    # tracked configuration; columns gathered as arrays, one table at the end
+    metric_col = np.concatenate([np.asarray(metrics, dtype=object), tracked["metric"].to_numpy()])
+    es_id_col = np.concatenate(
+        [np.full(len(metrics), REFERENCE_ES_ID, dtype=np.int64), tracked["es_id"].to_numpy()]
+    )
+    parts: dict[str, list] = {name: [] for name in _OUTCOME_COLUMNS}
     for row in svm_configs.itertuples(index=False):
         gamma = float(row.gamma) if kernel == "rbf" else 1.0
         result = sweep_early_stopping(
@@ -91,32 +109,37 @@ def sweep_chunk(
             y_test=y_te,
         )
         ref = result.reference
-        es_rows = pd.DataFrame(
-            {
-                "metric": tracked["metric"].to_numpy(),
-                "es_id": tracked["es_id"].to_numpy(),
-                "n_iter": result.stop_iter,
-                "stopped_early": result.stopped_early,
-                "max_iter_reached": ref["max_iter_reached"] & ~result.stopped_early,
-                "val_accuracy": result.val_accuracy,
-                "test_accuracy": result.test_accuracy,
-            }
-        )
-        ref_rows = pd.DataFrame(
-            {
-                "metric": list(metrics),
-                "es_id": REFERENCE_ES_ID,
-                "n_iter": ref["n_iter"],
-                "stopped_early": False,
-                "max_iter_reached": ref["max_iter_reached"],
-                "val_accuracy": ref["val_accuracy"],
-                "test_accuracy": ref["test_accuracy"],
-            }
-        )
-        frames.append(
-            pd.concat([ref_rows, es_rows], ignore_index=True).assign(config_id=int(row.config_id))
-        )
-    table = pd.concat(frames, ignore_index=True).assign(dataset=dataset, kernel=kernel, fold=fold)
+        n_ref = len(metrics)
+        columns = {
+            "config_id": np.full(n_ref + len(configs), int(row.config_id), dtype=np.int64),
+            "n_iter": np.concatenate([np.full(n_ref, ref["n_iter"]), result.stop_iter]),
+            "stopped_early": np.concatenate([np.zeros(n_ref, bool), result.stopped_early]),
+            "max_iter_reached": np.concatenate(
+                [
+                    np.full(n_ref, ref["max_iter_reached"]),
+                    ref["max_iter_reached"] & ~result.stopped_early,
+                ]
+            ),
+            "val_accuracy": np.concatenate(
+                [np.full(n_ref, ref["val_accuracy"]), result.val_accuracy]
+            ),
+            "test_accuracy": np.concatenate(
+                [np.full(n_ref, ref["test_accuracy"]), result.test_accuracy]
+            ),
+        }
+        for name, values in columns.items():
+            parts[name].append(values)
+    n_svm = len(parts["config_id"])
+    table = pd.DataFrame(
+        {
+            "dataset": dataset,
+            "kernel": kernel,
+            "metric": np.tile(metric_col, n_svm),
+            "fold": fold,
+            "es_id": np.tile(es_id_col, n_svm),
+            **{name: np.concatenate(values) for name, values in parts.items()},
+        }
+    )
     table = table.astype(
         {"n_iter": "int64", "stopped_early": "bool", "max_iter_reached": "bool", "es_id": "int64"}
     )
