@@ -312,6 +312,12 @@ def test_configs_as_dataframe_with_default_columns():
     from_set = sweep_early_stopping(X_tr, y_tr, X_val, y_val, validated, **SVM)
     pd.testing.assert_frame_equal(from_set.table, from_objs.table)
     np.testing.assert_array_equal(from_set.stop_iter, from_objs.table["stop_iter"])
+    with pytest.raises(ValueError, match="metric must hold 0"):
+        EarlyStoppingSet([1], [0.0], [1], [2])
+    with pytest.raises(ValueError, match="interval must hold positive"):
+        EarlyStoppingSet([1, 2], [0.0, 0.1], [1, 0], [0, 1])
+    with pytest.raises(ValueError, match="one length"):
+        EarlyStoppingSet([1, 2], [0.0], [1, 1], [0, 1])
     with pytest.raises(ValueError, match="es_tol"):
         sweep_early_stopping(X_tr, y_tr, X_val, y_val, pd.DataFrame({"patience": [1]}), **SVM)
 
