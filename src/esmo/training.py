@@ -40,6 +40,11 @@ _OUTCOME_COLUMNS = (
 )
 
 
+def _after_reference(value, tracked: np.ndarray, n_ref: int) -> np.ndarray:
+    """A column of one job block: the reference run's ``value`` ``n_ref`` times, then ``tracked``."""
+    return np.concatenate([np.full(n_ref, value), tracked])
+
+
 def config_chunk(svm_configs: pd.DataFrame, chunk: int, chunk_size: int) -> pd.DataFrame:
     """The ``chunk``-th block of ``chunk_size`` SVM configurations, in id order."""
     if chunk < 0 or chunk_size < 1:
@@ -90,6 +95,7 @@ def sweep_chunk(
     es_id_col = np.concatenate(
         [np.full(len(metrics), REFERENCE_ES_ID, dtype=np.int64), tracked["es_id"].to_numpy()]
     )
+    n_ref = len(metrics)
     parts: dict[str, list] = {name: [] for name in _OUTCOME_COLUMNS}
     for row in svm_configs.itertuples(index=False):
         gamma = float(row.gamma) if kernel == "rbf" else 1.0
@@ -109,23 +115,15 @@ def sweep_chunk(
             y_test=y_te,
         )
         ref = result.reference
-        n_ref = len(metrics)
         columns = {
             "config_id": np.full(n_ref + len(configs), int(row.config_id), dtype=np.int64),
-            "n_iter": np.concatenate([np.full(n_ref, ref["n_iter"]), result.stop_iter]),
-            "stopped_early": np.concatenate([np.zeros(n_ref, bool), result.stopped_early]),
-            "max_iter_reached": np.concatenate(
-                [
-                    np.full(n_ref, ref["max_iter_reached"]),
-                    ref["max_iter_reached"] & ~result.stopped_early,
-                ]
+            "n_iter": _after_reference(ref["n_iter"], result.stop_iter, n_ref),
+            "stopped_early": _after_reference(False, result.stopped_early, n_ref),
+            "max_iter_reached": _after_reference(
+                ref["max_iter_reached"], ref["max_iter_reached"] & ~result.stopped_early, n_ref
             ),
-            "val_accuracy": np.concatenate(
-                [np.full(n_ref, ref["val_accuracy"]), result.val_accuracy]
-            ),
-            "test_accuracy": np.concatenate(
-                [np.full(n_ref, ref["test_accuracy"]), result.test_accuracy]
-            ),
+            "val_accuracy": _after_reference(ref["val_accuracy"], result.val_accuracy, n_ref),
+            "test_accuracy": _after_reference(ref["test_accuracy"], result.test_accuracy, n_ref),
         }
         for name, values in columns.items():
             parts[name].append(values)
