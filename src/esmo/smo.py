@@ -10,9 +10,10 @@ clipped pair update, ``tau = 1e-12`` for a non-positive curvature, the stopping
 rule ``m(a) - M(a) < tol``, ``calculate_rho``), with kernel values stored in
 float32 like LIBSVM's ``Qfloat``, so iteration counts agree with LIBSVM's.
 
-Per iteration the solver makes two passes over the training set: the choice of
+Per iteration the solver makes two sweeps over the training set: the choice of
 ``j`` (which needs row ``i``), and the gradient update fused with the choice of
-the next ``i``. Validation and test decision values are updated from the two
+the next ``i``. Each is a branch-free pass that writes every point's candidate
+value, then a scan for the best one. Validation and test decision values are updated from the two
 changed alphas in ``O(n_val + n_test)``; they are never recomputed from
 scratch. A check adds ``rho`` (a mean over the list of free vectors, kept as
 alphas move), the validation objective and ``O(1)`` state-machine work: the
@@ -311,6 +312,12 @@ def _smo_loop(
         G[k] = -1.0
         status[k] = _LOWER
 
+    # t is in I_low unless its status is low_excluded[t], in I_up unless up_excluded[t]
+    low_excluded = np.where(y > 0, _LOWER, _UPPER).astype(np.int8)
+    up_excluded = np.where(y > 0, _UPPER, _LOWER).astype(np.int8)
+    scratch = np.empty(n)  # per-point candidate values of one pass
+    low_val = np.empty(n)
+
     # the free vectors (0 < a < C) in the order they became free, and their places
     free = np.empty(n, dtype=np.int64)
     free_at = np.empty(n, dtype=np.int64)
@@ -393,37 +400,30 @@ def _smo_loop(
             clock,
         )
 
-        # j: second-order choice among I_low with -y_j G_j < m(a) (select_working_set)
+        # j: second-order choice among I_low with -y_j G_j < m(a) (select_working_set),
+        # in two passes: every candidate's objective (NaN when t is not one), with
+        # no branch on y_t or the status (a mispredicted branch per point cost more
+        # than the whole computation), then a scan whose <= gives LIBSVM's tie
+        # breaking (NaN compares false). y_t G_t is exact, y_t being +-1.
         QDi = QD[i]
+        for t in range(n):
+            v = y[t] * G[t]
+            in_low = status[t] != low_excluded[t]
+            grad_diff = Gmax + v
+            quad = QDi + QD[t] - 2.0 * Ki[t]
+            quad = quad if quad > 0.0 else _TAU
+            obj = -(grad_diff * grad_diff) / quad
+            scratch[t] = obj if in_low and grad_diff > 0.0 else np.nan
+            low_val[t] = v if in_low else -np.inf
         Gmax2 = -np.inf
         jmin = -1
         obj_min = np.inf
         for t in range(n):
-            if y[t] > 0:
-                if status[t] != _LOWER:
-                    grad_diff = Gmax + G[t]
-                    if G[t] >= Gmax2:
-                        Gmax2 = G[t]
-                    if grad_diff > 0.0:
-                        quad = QDi + QD[t] - 2.0 * Ki[t]
-                        if quad <= 0.0:
-                            quad = _TAU
-                        obj = -(grad_diff * grad_diff) / quad
-                        if obj <= obj_min:
-                            jmin = t
-                            obj_min = obj
-            elif status[t] != _UPPER:
-                grad_diff = Gmax - G[t]
-                if -G[t] >= Gmax2:
-                    Gmax2 = -G[t]
-                if grad_diff > 0.0:
-                    quad = QDi + QD[t] - 2.0 * Ki[t]
-                    if quad <= 0.0:
-                        quad = _TAU
-                    obj = -(grad_diff * grad_diff) / quad
-                    if obj <= obj_min:
-                        jmin = t
-                        obj_min = obj
+            if low_val[t] >= Gmax2:
+                Gmax2 = low_val[t]
+            if scratch[t] <= obj_min:
+                obj_min = scratch[t]
+                jmin = t
         if Gmax + Gmax2 < tol or jmin == -1:
             break
         j = jmin
@@ -533,16 +533,16 @@ def _smo_loop(
                         lb = -g
             rho = (lb - Gmax) / 2.0
         else:
+            # the same two-pass form as the choice of j: -y_t G_t over I_up, then
+            # the argmax with ties to the last index
             for t in range(n):
                 yt = y[t]
                 g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
                 G[t] = g
-                if yt > 0:
-                    if status[t] != _UPPER and -g >= Gmax:
-                        Gmax = -g
-                        imax = t
-                elif status[t] != _LOWER and g >= Gmax:
-                    Gmax = g
+                scratch[t] = -yt * g if status[t] != up_excluded[t] else np.nan
+            for t in range(n):
+                if scratch[t] >= Gmax:
+                    Gmax = scratch[t]
                     imax = t
             if check:
                 # rho: the mean of y_t G_t over the free vectors, read from their list
