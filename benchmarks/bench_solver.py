@@ -17,7 +17,10 @@ Prints four tables (not a test; timings depend on the machine):
 
 Goals: total time <= LIBSVM's; early stopping <= +10 % per iteration; a
 100-configuration sweep <= 1.5x a plain fit; n = 30k within 2x LIBSVM. A last
-table puts the four measured ratios beside their goals.
+table puts the four measured ratios beside their goals. The ratios of tables 2-3
+move by about 5 points between runs of the same code (array placement and the
+machine), so read smaller differences as noise. They are relative to a plain
+fit: a faster solver loop raises them even when early stopping costs less.
 
 Usage: ``python benchmarks/bench_solver.py [--mirror DIR] [--n-configs 100]``;
 ``--quick`` runs a subset (three datasets, fewer configurations, n up to 10k)
