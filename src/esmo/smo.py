@@ -13,9 +13,10 @@ float32 like LIBSVM's ``Qfloat``, so iteration counts agree with LIBSVM's.
 Per iteration the solver makes two sweeps over the training set: the choice of
 ``j`` (which needs row ``i``), and the gradient update fused with the choice of
 the next ``i``. Each is a branch-free pass that writes every point's candidate
-value, then a scan for the best one. Validation and test decision values are
-updated from the two changed alphas in ``O(n_val + n_test)``; they are never
-recomputed from scratch. A check adds ``rho`` (a mean over the list of free
+value, then a scan for the best one (the gradient update of a check with no free
+vector keeps one branching pass, which also collects rho's bounds). Validation
+and test decision values are updated from the two changed alphas in
+``O(n_val + n_test)``; they are never recomputed from scratch. A check adds ``rho`` (a mean over the list of free
 vectors, kept as alphas move), the validation objective and ``O(1)``
 state-machine work: the configurations are read only when one can improve or
 reach its deadline. Kernel rows, validation and test columns included, are
