@@ -16,11 +16,12 @@ the next ``i``. Each is a branch-free pass that writes every point's candidate
 value, then a scan for the best one (the gradient update of a check with no free
 vector keeps one branching pass, which also collects rho's bounds). Validation
 and test decision values are updated from the two changed alphas in
-``O(n_val + n_test)``; they are never recomputed from scratch. A check adds ``rho`` (a mean over the list of free
-vectors, kept as alphas move), the validation objective and ``O(1)``
-state-machine work: the configurations are read only when one can improve or
-reach its deadline. Kernel rows, validation and test columns included, are
-computed only for points that enter a working pair (:mod:`esmo.kernels`).
+``O(n_val + n_test)``; they are never recomputed from scratch. A check adds
+``rho`` (a mean over the list of free vectors, kept as alphas move), the
+validation objective and ``O(1)`` state-machine work: the configurations are
+read only when one can improve or reach its deadline. Kernel rows, validation
+and test columns included, are computed only for points that enter a working
+pair (:mod:`esmo.kernels`).
 
 Prediction rule, used everywhere: ``f(x) = sum_i a_i y_i K(x_i, x) - rho``
 predicts +1 when ``f(x) > 0`` and -1 otherwise (LIBSVM's rule).
