@@ -220,6 +220,26 @@ def test_on_demand_rows_equal_the_blas_kernel_matrix(dataset, kernel, gamma):
     np.testing.assert_array_equal(got, expected.astype(np.float32))
 
 
+@pytest.mark.parametrize("nnz", [0, 1, 2, 3, 4, 5, 7, 8, 9, 13])
+def test_sparse_dots_add_features_one_by_one_in_order(nnz):
+    """Four features per pass, padded with zeros, give the sums of a plain loop that adds
+    one feature's products at a time in feature order, to the bit, on any column range."""
+    from esmo.kernels import sparse_dots
+
+    rng = np.random.default_rng(nnz)
+    d, m = 16, 37
+    XT = rng.normal(size=(d, m)) * 10.0 ** rng.integers(-8, 8, size=(d, 1))
+    xi = np.zeros(d)
+    xi[np.sort(rng.choice(d, nnz, replace=False))] = rng.normal(size=nnz)
+    for start, stop in [(0, m), (5, 29), (36, 37)]:
+        expected = np.zeros(stop - start)
+        for t in np.flatnonzero(xi):
+            expected = expected + XT[t, start:stop] * xi[t]
+        got = sparse_dots(xi, XT, start, stop)
+        np.testing.assert_array_equal(got, expected)
+        assert not np.signbit(got[got == 0.0]).any()
+
+
 def test_vectorised_exp_matches_libm():
     """exp_nonpositive against NumPy's (libm's) exp over the whole non-positive range."""
     from esmo.kernels import exp_nonpositive
