@@ -269,10 +269,10 @@ def sparse_dots(xi, XT, start, stop):
     cost of LIBSVM's sparse dot products, for dense and sparse data alike. Each
     vectorised pass adds four features' columns, so ``dots`` is loaded and stored
     once per four features rather than once per feature (1.4-1.8x faster on the
-    LIBSVM datasets); every entry still adds its terms one by one in feature
-    order, so the sums are the same to the bit. The count of nonzero features is
-    padded to a multiple of four with the value 0.0, and adding ``c * 0.0`` (``c``
-    finite) leaves a sum as it is.
+    LIBSVM datasets with more than a few features); every entry still adds its
+    terms one by one in feature order, so the sums are the same to the bit. The
+    count of nonzero features is padded to a multiple of four with the value 0.0,
+    and adding ``c * 0.0`` (``c`` finite) leaves a sum as it is.
     """
     m = stop - start
     dots = np.zeros(m)
