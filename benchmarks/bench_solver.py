@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import os
 import time
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -128,35 +129,18 @@ def bench_early_stopping(data, n_configs, seed, n_es, repeats=3):
     rows = []
     for name, (X, y) in data.items():
         X_tr, y_tr, X_val, y_val, X_te, y_te = _parts(X, y)
-        plain_s = es_s = es2_s = es64_s = sweep_s = 0.0
+        total = {}  # seconds per variant, summed over the configurations
         iters = 0
         for c in configs.itertuples():
-            kw = dict(C=c.C, gamma=c.gamma, tol=c.tol, cache_size_mb=CACHE_MB)
-            # the variants interleaved, each timed `repeats` times and the fastest
-            # kept: a shared machine's noise only ever adds time
-            t0 = t1 = t2 = t3 = t4 = np.inf
-            for _ in range(repeats):
-                plain, t = _timed(solve_smo, X_tr, y_tr, **kw)
-                t0 = min(t0, t)
-                _, t = _timed(
-                    solve_smo, X_tr, y_tr, early_stopping=never, X_val=X_val, y_val=y_val, **kw
-                )
-                t1 = min(t1, t)
-                _, t = _timed(
-                    solve_smo,
-                    X_tr,
-                    y_tr,
-                    early_stopping=never,
-                    X_val=X_val[:2],
-                    y_val=y_val[:2],
-                    **kw,
-                )
-                t3 = min(t3, t)
-                _, t = _timed(
-                    solve_smo, X_tr, y_tr, early_stopping=never_r64, X_val=X_val, y_val=y_val, **kw
-                )
-                t4 = min(t4, t)
-                _, t = _timed(
+            fit = partial(
+                solve_smo, X_tr, y_tr, C=c.C, gamma=c.gamma, tol=c.tol, cache_size_mb=CACHE_MB
+            )
+            variants = {
+                "plain": fit,
+                "es_r1": partial(fit, early_stopping=never, X_val=X_val, y_val=y_val),
+                "es_2_val": partial(fit, early_stopping=never, X_val=X_val[:2], y_val=y_val[:2]),
+                "es_r64": partial(fit, early_stopping=never_r64, X_val=X_val, y_val=y_val),
+                "sweep": partial(
                     sweep_early_stopping,
                     X_tr,
                     y_tr,
@@ -165,26 +149,31 @@ def bench_early_stopping(data, n_configs, seed, n_es, repeats=3):
                     es_set,
                     X_test=X_te,
                     y_test=y_te,
-                    **kw,
-                )
-                t2 = min(t2, t)
-            plain_s, es_s, es2_s, es64_s, sweep_s, iters = (
-                plain_s + t0,
-                es_s + t1,
-                es2_s + t3,
-                es64_s + t4,
-                sweep_s + t2,
-                iters + plain.n_iter,
-            )
+                    **fit.keywords,
+                ),
+            }
+            # the variants interleaved, each timed `repeats` times and the fastest
+            # kept: a shared machine's noise only ever adds time
+            best = dict.fromkeys(variants, np.inf)
+            for _ in range(repeats):
+                for variant, run in variants.items():
+                    out, t = _timed(run)
+                    best[variant] = min(best[variant], t)
+                    if variant == "plain":
+                        n_iter = out.n_iter
+            for variant, t in best.items():
+                total[variant] = total.get(variant, 0.0) + t
+            iters += n_iter
+        plain_s = total["plain"]
         rows.append(
             {
                 "dataset": name,
                 "us_per_iter_plain": 1e6 * plain_s / iters,
-                "us_per_iter_es_r1": 1e6 * es_s / iters,
-                "es_overhead": es_s / plain_s - 1,
-                "es_overhead_2_val": es2_s / plain_s - 1,
-                "es_overhead_r64": es64_s / plain_s - 1,
-                f"sweep{n_es}_over_plain": sweep_s / plain_s,
+                "us_per_iter_es_r1": 1e6 * total["es_r1"] / iters,
+                "es_overhead": total["es_r1"] / plain_s - 1,
+                "es_overhead_2_val": total["es_2_val"] / plain_s - 1,
+                "es_overhead_r64": total["es_r64"] / plain_s - 1,
+                f"sweep{n_es}_over_plain": total["sweep"] / plain_s,
             }
         )
     return pd.DataFrame(rows)
