@@ -44,10 +44,10 @@ from sklearn.datasets import load_svmlight_file
 from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 
-from esmo.datasets import load, minmax_normalise
+from esmo.data.libsvm import load, minmax_normalise
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet, sweep_early_stopping
-from esmo.sampling import sample_es_configs, sample_svm_configs
-from esmo.smo import solve_smo
+from esmo.solver.smo import solve_smo
+from esmo.tuning.sampling import sample_es_configs, sample_svm_configs
 
 DATASETS = [
     "a1a",

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from sklearn.datasets import load_svmlight_file
 
-from esmo import datasets
-from esmo.datasets import (
+from esmo.data import libsvm as datasets
+from esmo.data.libsvm import (
     DatasetVerificationError,
     DownloadError,
     array_digest,
@@ -21,7 +21,7 @@ from esmo.datasets import (
     minmax_normalise,
     verify,
 )
-from esmo.synthetic import gaussian_blobs, n_samples
+from esmo.data.synthetic import gaussian_blobs, n_samples
 
 REPO = Path(__file__).resolve().parents[1]
 MIRROR = Path(os.environ.get("ESMO_LIBSVM_MIRROR", REPO.parent / "shared" / "datasets" / "libsvm"))

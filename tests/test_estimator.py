@@ -8,7 +8,7 @@ from conftest import DATASETS
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
-from esmo.estimator import SMOClassifier
+from esmo.estimators.smo_classifier import SMOClassifier
 
 
 @parametrize_with_checks([SMOClassifier()])

@@ -1,4 +1,4 @@
-"""Tests of the E3/E4/appendix A measurements and fig 1.1's curve (esmo.experiments)."""
+"""Tests of the E3/E4/appendix A measurements and fig 1.1's curve (esmo.experiments.timing)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from sklearn.metrics import accuracy_score
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 
-from esmo.estimator import SMOClassifier
-from esmo.experiments import (
+from esmo.analysis.scoring import score
+from esmo.estimators.smo_classifier import SMOClassifier
+from esmo.experiments.timing import (
     HPO_COLUMNS,
     METHODS,
     compare_solvers,
@@ -21,8 +22,7 @@ from esmo.experiments import (
     run_hpo_methods,
     validation_curve_along_iterations,
 )
-from esmo.scoring import score
-from esmo.search import random_search
+from esmo.tuning.search import random_search
 
 J_HIGH = {"patience": 109, "es_tol": 0.000229, "interval": 1}
 

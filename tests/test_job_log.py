@@ -4,7 +4,7 @@ import logging
 
 import pytest
 
-from esmo.job_log import job_log
+from esmo.experiments.job_log import job_log
 
 
 @pytest.fixture

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from esmo.pareto import pareto_mask, score_threshold
-from esmo.scoring import score
+from esmo.analysis.pareto import pareto_mask, score_threshold
+from esmo.analysis.scoring import score
 
 
 def _brute_force(cost, acc):

@@ -12,7 +12,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.collections import PathCollection  # noqa: E402
 
-from esmo.plotting import (  # noqa: E402
+from esmo.analysis.plotting import (  # noqa: E402
     configuration_labels,
     plot_best_per_beta,
     plot_pareto_fronts,
@@ -21,7 +21,7 @@ from esmo.plotting import (  # noqa: E402
     plot_win_histogram,
     save_figure,
 )
-from esmo.scoring import (  # noqa: E402
+from esmo.analysis.scoring import (  # noqa: E402
     best_per_beta,
     count_wins,
     scores_against_reference,

@@ -16,8 +16,7 @@ from matplotlib.patches import Rectangle  # noqa: E402
 from sklearn.datasets import make_blobs  # noqa: E402
 from sklearn.svm import SVC  # noqa: E402
 
-from esmo.experiments import e3_scores  # noqa: E402
-from esmo.plotting import (  # noqa: E402
+from esmo.analysis.plotting import (  # noqa: E402
     plot_decision_boundaries,
     plot_hpo_methods,
     plot_solver_comparison,
@@ -25,7 +24,8 @@ from esmo.plotting import (  # noqa: E402
     plot_validation_curves,
     save_figure,
 )
-from esmo.search import successive_halving  # noqa: E402
+from esmo.experiments.timing import e3_scores  # noqa: E402
+from esmo.tuning.search import successive_halving  # noqa: E402
 
 METHODS = ["RS", "RS+ES", "SH", "SH+ES"]
 

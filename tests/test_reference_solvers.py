@@ -15,9 +15,9 @@ from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 
-import esmo.reference_solvers as rs
-from esmo.reference_solvers import dual_objective, keerthi_smo, plain_fan_smo
-from esmo.solver_result import SolverResult
+import esmo.solver.reference as rs
+from esmo.solver.reference import dual_objective, keerthi_smo, plain_fan_smo
+from esmo.solver.result import SolverResult
 
 SOLVERS = [keerthi_smo, plain_fan_smo]
 
@@ -207,7 +207,7 @@ def test_plain_fan_agrees_with_fast_solver(data):
     still send a long run down another path: most configurations must agree
     exactly, and all must reach the same dual objective.
     """
-    from esmo.smo import solve_smo
+    from esmo.solver.smo import solve_smo
 
     X, y = data
     same_path = 0

@@ -1,4 +1,4 @@
-"""The thesis-values table and the reproduction table (esmo.reproduction)."""
+"""The thesis-values table and the reproduction table (esmo.analysis.reproduction)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ import pandas as pd
 import pytest
 from scipy.stats import wilcoxon
 
-from esmo.experiments import e3_scores
-from esmo.reproduction import (
+from esmo.analysis.reproduction import (
     REPRODUCTION_COLUMNS,
     es_configuration_values,
     hpo_values,
@@ -20,7 +19,8 @@ from esmo.reproduction import (
     solver_values,
     to_report_html,
 )
-from esmo.statistics import holm
+from esmo.analysis.statistics import holm
+from esmo.experiments.timing import e3_scores
 
 THESIS_VALUES = Path(__file__).resolve().parents[1] / "workflow" / "data" / "thesis_values.csv"
 

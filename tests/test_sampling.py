@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from esmo.sampling import ES_COLUMNS, SVM_COLUMNS, sample_es_configs, sample_svm_configs
+from esmo.tuning.sampling import ES_COLUMNS, SVM_COLUMNS, sample_es_configs, sample_svm_configs
 
 RBF = {"log2_C": [-5, 15], "log2_gamma": [-15, 3], "log2_tol": [-8, -1]}
 LINEAR = {"log2_C": [-3, 5], "log2_tol": [-8, -1]}

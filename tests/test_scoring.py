@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from esmo.scoring import (
+from esmo.analysis.scoring import (
     REFERENCE_ES_ID,
     best_per_beta,
     count_wins,

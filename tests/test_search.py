@@ -12,7 +12,7 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 
-from esmo.search import (
+from esmo.tuning.search import (
     TRIAL_COLUMNS,
     HalvingRound,
     _stratified_subsample,

@@ -9,8 +9,8 @@ from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 
-from esmo.kernels import kernel_matrix
-from esmo.smo import decision_values, solve_smo
+from esmo.solver.kernels import kernel_matrix
+from esmo.solver.smo import decision_values, solve_smo
 
 
 def _libsvm_order(X, y):
@@ -183,7 +183,7 @@ def _datasets_breast():
 def test_on_demand_rows_equal_the_blas_kernel_matrix(dataset, kernel, gamma):
     """Rows computed on a miss (sparse dot products and a vectorised exp in numba) round to
     the float32 values of BLAS and libm's exp, from kernel values near 1 to underflow."""
-    from esmo.kernels import build_kernel_rows, get_row
+    from esmo.solver.kernels import build_kernel_rows, get_row
 
     X, _ = dataset
     X_all = np.concatenate([X, X[::3] * 0.5])  # training rows, then evaluation points
@@ -224,7 +224,7 @@ def test_on_demand_rows_equal_the_blas_kernel_matrix(dataset, kernel, gamma):
 def test_sparse_dots_add_features_one_by_one_in_order(nnz):
     """Four features per pass, padded with zeros, give the sums of a plain loop that adds
     one feature's products at a time in feature order, to the bit, on any column range."""
-    from esmo.kernels import sparse_dots
+    from esmo.solver.kernels import sparse_dots
 
     rng = np.random.default_rng(nnz)
     d, m = 16, 37
@@ -242,7 +242,7 @@ def test_sparse_dots_add_features_one_by_one_in_order(nnz):
 
 def test_vectorised_exp_matches_libm():
     """exp_nonpositive against NumPy's (libm's) exp over the whole non-positive range."""
-    from esmo.kernels import exp_nonpositive
+    from esmo.solver.kernels import exp_nonpositive
 
     rng = np.random.default_rng(3)
     x = np.concatenate(

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from esmo.splits import fold_arrays, fold_splits, load_fold, load_splits, n_runs, save_splits
+from esmo.data.splits import fold_arrays, fold_splits, load_fold, load_splits, n_runs, save_splits
 
 
 def _labels(n_neg: int, n_pos: int, seed: int = 0) -> np.ndarray:

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from esmo.statistics import holm, wilcoxon_greater, wilcoxon_holm
+from esmo.analysis.statistics import holm, wilcoxon_greater, wilcoxon_holm
 
 
 def _exact_upper_tail(differences: np.ndarray) -> float:

@@ -1,4 +1,4 @@
-"""One training job (esmo.training.sweep_chunk) against separate sweeps per configuration."""
+"""One training job (esmo.experiments.sweep_jobs.sweep_chunk) against separate sweeps per configuration."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import pandas as pd
 import pytest
 from conftest import DATASETS
 
+from esmo.analysis.scoring import REFERENCE_ES_ID
 from esmo.early_stopping import EarlyStopping, sweep_early_stopping
-from esmo.scoring import REFERENCE_ES_ID
-from esmo.training import COLUMNS, sweep_chunk
+from esmo.experiments.sweep_jobs import COLUMNS, sweep_chunk
 
 X, Y = DATASETS["synthetic"]
 FOLD = (X[:150], Y[:150], X[150:220], Y[150:220], X[220:], Y[220:])

@@ -13,7 +13,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from esmo.datasets import REGISTRY, array_digest
+from esmo.data.libsvm import REGISTRY, array_digest
 
 REPO = Path(__file__).resolve().parents[1]
 MIRROR = Path(os.environ.get("ESMO_LIBSVM_MIRROR", REPO.parent / "shared" / "datasets" / "libsvm"))

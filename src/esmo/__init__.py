@@ -13,14 +13,14 @@ __version__ = "0.1.0"
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
-    "SMOClassifier": "esmo.estimator",
+    "SMOClassifier": "esmo.estimators.smo_classifier",
     "EarlyStopping": "esmo.early_stopping",
     "EarlyStoppingSet": "esmo.early_stopping",
     "sweep_early_stopping": "esmo.early_stopping",
     "SweepResult": "esmo.early_stopping",
-    "SolverResult": "esmo.solver_result",
-    "solve_smo": "esmo.smo",
-    "kernel_matrix": "esmo.kernels",
+    "SolverResult": "esmo.solver.result",
+    "solve_smo": "esmo.solver.smo",
+    "kernel_matrix": "esmo.solver.kernels",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from esmo.smo import DEFAULT_CACHE_SIZE_MB, METRICS, run_smo
+from esmo.solver.smo import DEFAULT_CACHE_SIZE_MB, METRICS, run_smo
 
 
 @dataclass(frozen=True)

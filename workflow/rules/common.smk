@@ -19,7 +19,7 @@ os.environ.update(
 if ESMO_SRC not in sys.path:
     sys.path.insert(0, ESMO_SRC)
 
-from esmo.datasets import REGISTRY as LIBSVM_REGISTRY
+from esmo.data.libsvm import REGISTRY as LIBSVM_REGISTRY
 
 ENV_ESMO = os.path.join(workflow.basedir, "envs", "esmo.yaml")
 KERNELS = ["linear", "rbf"]

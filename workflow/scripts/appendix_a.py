@@ -2,9 +2,9 @@
 
 import logging
 
-from esmo.experiments import compare_solvers
-from esmo.job_log import job_log
-from esmo.splits import load_fold
+from esmo.data.splits import load_fold
+from esmo.experiments.job_log import job_log
+from esmo.experiments.timing import compare_solvers
 
 with job_log(snakemake.log[0], "solver comparison"):
     p = snakemake.params

@@ -8,8 +8,8 @@ matplotlib.use("Agg")
 
 import pandas as pd
 
-from esmo.job_log import job_log
-from esmo.plotting import plot_solver_comparison, save_figure
+from esmo.analysis.plotting import plot_solver_comparison, save_figure
+from esmo.experiments.job_log import job_log
 
 with job_log(snakemake.log[0], "appendix A summary"):
     runs = pd.concat((pd.read_csv(path) for path in snakemake.input), ignore_index=True)

@@ -2,8 +2,8 @@
 
 import logging
 
-from esmo.datasets import DownloadError, fetch
-from esmo.job_log import job_log
+from esmo.data.libsvm import DownloadError, fetch
+from esmo.experiments.job_log import job_log
 
 name = snakemake.wildcards.libsvm
 mirror = snakemake.params.mirror

@@ -4,8 +4,7 @@ import logging
 
 import pandas as pd
 
-from esmo.job_log import job_log
-from esmo.scoring import (
+from esmo.analysis.scoring import (
     best_per_beta,
     count_wins,
     scores_against_reference,
@@ -13,7 +12,8 @@ from esmo.scoring import (
     top_configurations,
     wins_per_beta,
 )
-from esmo.statistics import wilcoxon_holm
+from esmo.analysis.statistics import wilcoxon_holm
+from esmo.experiments.job_log import job_log
 
 with job_log(snakemake.log[0], "E1 analysis"):
     p = snakemake.params

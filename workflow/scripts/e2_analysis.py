@@ -4,8 +4,8 @@ import logging
 
 import pandas as pd
 
-from esmo.job_log import job_log
-from esmo.scoring import scores_against_reference
+from esmo.analysis.scoring import scores_against_reference
+from esmo.experiments.job_log import job_log
 
 with job_log(snakemake.log[0], "E2 analysis"):
     p = snakemake.params

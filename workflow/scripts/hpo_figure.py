@@ -6,8 +6,8 @@ matplotlib.use("Agg")
 
 import pandas as pd
 
-from esmo.job_log import job_log
-from esmo.plotting import plot_hpo_methods, save_figure
+from esmo.analysis.plotting import plot_hpo_methods, save_figure
+from esmo.experiments.job_log import job_log
 
 with job_log(snakemake.log[0], "figure"):
     scores = pd.read_csv(snakemake.input[0])

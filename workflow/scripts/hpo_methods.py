@@ -4,9 +4,9 @@ import logging
 
 import pandas as pd
 
-from esmo.experiments import run_hpo_methods
-from esmo.job_log import job_log
-from esmo.splits import load_fold
+from esmo.data.splits import load_fold
+from esmo.experiments.job_log import job_log
+from esmo.experiments.timing import run_hpo_methods
 
 with job_log(snakemake.log[0], "HPO methods"):
     p = snakemake.params

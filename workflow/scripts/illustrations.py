@@ -7,17 +7,17 @@ matplotlib.use("Agg")
 import numpy as np
 import pandas as pd
 
-from esmo.estimator import SMOClassifier
-from esmo.experiments import validation_curve_along_iterations
-from esmo.job_log import job_log
-from esmo.plotting import (
+from esmo.analysis.plotting import (
     plot_decision_boundaries,
     plot_successive_halving,
     plot_validation_curves,
     save_figure,
 )
-from esmo.search import successive_halving
-from esmo.splits import load_fold
+from esmo.data.splits import load_fold
+from esmo.estimators.smo_classifier import SMOClassifier
+from esmo.experiments.job_log import job_log
+from esmo.experiments.timing import validation_curve_along_iterations
+from esmo.tuning.search import successive_halving
 
 with job_log(snakemake.log[0], "illustrations"):
     p = snakemake.params

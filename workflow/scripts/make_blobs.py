@@ -5,9 +5,9 @@ import logging
 
 import numpy as np
 
-from esmo.datasets import array_digest, minmax_normalise
-from esmo.job_log import job_log
-from esmo.synthetic import gaussian_blobs
+from esmo.data.libsvm import array_digest, minmax_normalise
+from esmo.data.synthetic import gaussian_blobs
+from esmo.experiments.job_log import job_log
 
 with job_log(snakemake.log[0], "generating the blobs"):
     d = int(snakemake.wildcards.d)

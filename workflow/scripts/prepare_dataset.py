@@ -5,8 +5,8 @@ import logging
 
 import numpy as np
 
-from esmo.datasets import array_digest, get_spec, load, minmax_normalise, verify
-from esmo.job_log import job_log
+from esmo.data.libsvm import array_digest, get_spec, load, minmax_normalise, verify
+from esmo.experiments.job_log import job_log
 
 with job_log(snakemake.log[0], "preparing the dataset"):
     name = snakemake.wildcards.libsvm

@@ -5,8 +5,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from esmo.job_log import job_log
-from esmo.reproduction import (
+from esmo.analysis.reproduction import (
     es_configuration_values,
     hpo_values,
     load_thesis_values,
@@ -14,6 +13,7 @@ from esmo.reproduction import (
     solver_values,
     to_report_html,
 )
+from esmo.experiments.job_log import job_log
 
 
 def beta_key(beta: float) -> str:

@@ -2,8 +2,8 @@
 
 import logging
 
-from esmo.job_log import job_log
-from esmo.sampling import sample_es_configs, sample_svm_configs
+from esmo.experiments.job_log import job_log
+from esmo.tuning.sampling import sample_es_configs, sample_svm_configs
 
 with job_log(snakemake.log[0], "sampling"):
     params = snakemake.params

@@ -5,9 +5,9 @@ import time
 
 import pandas as pd
 
-from esmo.job_log import job_log
-from esmo.splits import load_fold
-from esmo.training import config_chunk, sweep_chunk
+from esmo.data.splits import load_fold
+from esmo.experiments.job_log import job_log
+from esmo.experiments.sweep_jobs import config_chunk, sweep_chunk
 
 with job_log(snakemake.log[0], "sweep"):
     wc = snakemake.wildcards

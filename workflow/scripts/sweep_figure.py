@@ -9,8 +9,8 @@ matplotlib.use("Agg")
 
 import pandas as pd
 
-from esmo import plotting
-from esmo.job_log import job_log
+from esmo.analysis import plotting
+from esmo.experiments.job_log import job_log
 
 with job_log(snakemake.log[0], "figure"):
     p = snakemake.params

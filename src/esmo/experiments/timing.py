@@ -13,7 +13,7 @@ lives in this module, so it is tested once:
 - :func:`validation_curve_along_iterations` gives fig 1.1's validation
   accuracy after m SMO iterations.
 
-Timing rules. Only ``fit`` is timed (``esmo.search`` wraps each fit in
+Timing rules. Only ``fit`` is timed (``esmo.tuning.search`` wraps each fit in
 ``time.perf_counter``). Numba compiles on a function's first call, which would
 charge seconds of compilation to whichever fit comes first; every function here
 therefore fits each estimator variant once on a tiny slice of the data before
@@ -33,9 +33,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import accuracy_score
 from sklearn.svm import SVC
 
-from esmo.estimator import SMOClassifier
-from esmo.scoring import _require_columns, random_search_outcome, score
-from esmo.search import SearchResult, random_search, successive_halving
+from esmo.analysis.scoring import _require_columns, random_search_outcome, score
+from esmo.estimators.smo_classifier import SMOClassifier
+from esmo.tuning.search import SearchResult, random_search, successive_halving
 
 #: The four HPO methods of E3/E4, in the thesis's order.
 METHODS = ("RS", "RS+ES", "SH", "SH+ES")
@@ -290,7 +290,7 @@ def e3_scores(per_fold: pd.DataFrame, beta: float = 0.995) -> pd.DataFrame:
     become the cost of the score; the reference cost and score are those of
     RS without early stopping on the same dataset, for all four methods
     (protocol §6), so RS's own row ties with itself (``win`` 0.5). The std is
-    over folds with ``ddof=0``, as in ``esmo.scoring``.
+    over folds with ``ddof=0``, as in ``esmo.analysis.scoring``.
 
     Returns ``dataset, method, test_accuracy_mean, test_accuracy_std,
     val_accuracy_mean, seconds, total_iterations, es_overhead_seconds,

@@ -15,8 +15,8 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from esmo.early_stopping import EarlyStopping
-from esmo.kernels import kernel_matrix
-from esmo.smo import DEFAULT_CACHE_SIZE_MB, METRICS, solve_smo
+from esmo.solver.kernels import kernel_matrix
+from esmo.solver.smo import DEFAULT_CACHE_SIZE_MB, METRICS, solve_smo
 
 _SOLVERS = ("fan", "keerthi", "fan_plain")
 
@@ -230,7 +230,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
                     **params,
                 )
         else:
-            from esmo import reference_solvers
+            from esmo.solver import reference as reference_solvers
 
             solve = (
                 reference_solvers.keerthi_smo

@@ -1,6 +1,6 @@
 """Appendix A's reference solvers: Keerthi's SMO and a plain transcription of Fan et al.
 
-Both solve the same C-SVC dual as LIBSVM and :mod:`esmo.smo`::
+Both solve the same C-SVC dual as LIBSVM and :mod:`esmo.solver.smo`::
 
     min_a 0.5 a'Qa - e'a   s.t.  0 <= a_i <= C,  y'a = 0,   Q_ij = y_i y_j K(x_i, x_j)
 
@@ -17,7 +17,7 @@ clipping (``Solver::Solve`` in LIBSVM's ``svm.cpp``), and its bias
   last index among equal candidates.
 
 They are deliberately simple baselines for timing and correctness checks, not
-fast solvers; use :func:`esmo.smo.solve_smo` for real work.
+fast solvers; use :func:`esmo.solver.smo.solve_smo` for real work.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ import numbers
 import numpy as np
 from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
 
-from esmo.solver_result import SolverResult
+from esmo.solver.result import SolverResult
 
 #: Kernels the reference solvers understand.
 KERNELS = ("linear", "rbf")

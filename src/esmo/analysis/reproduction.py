@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from esmo.scoring import _require_columns
+from esmo.analysis.scoring import _require_columns
 
 #: Columns of the thesis-values table.
 THESIS_COLUMNS = ["key", "section", "description", "value", "unit"]

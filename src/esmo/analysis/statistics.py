@@ -15,7 +15,7 @@ import pandas as pd
 from scipy.stats import wilcoxon
 from statsmodels.stats.multitest import multipletests
 
-from esmo.scoring import REFERENCE_ES_ID, _beta_rows, _require_columns
+from esmo.analysis.scoring import REFERENCE_ES_ID, _beta_rows, _require_columns
 
 
 def wilcoxon_greater(differences: Sequence[float] | np.ndarray) -> tuple[float, float]:

@@ -21,7 +21,7 @@ and test decision values are updated from the two changed alphas in
 validation objective and ``O(1)`` state-machine work: the configurations are
 read only when one can improve or reach its deadline. Kernel rows, validation
 and test columns included, are computed only for points that enter a working
-pair (:mod:`esmo.kernels`).
+pair (:mod:`esmo.solver.kernels`).
 
 Prediction rule, used everywhere: ``f(x) = sum_i a_i y_i K(x_i, x) - rho``
 predicts +1 when ``f(x) > 0`` and -1 otherwise (LIBSVM's rule).
@@ -35,7 +35,7 @@ from typing import Any
 import numba
 import numpy as np
 
-from esmo.kernels import (
+from esmo.solver.kernels import (
     build_kernel_rows,
     check_kernel,
     exp_nonpositive,
@@ -45,7 +45,7 @@ from esmo.kernels import (
     rbf_exponents,
     sparse_dots,
 )
-from esmo.solver_result import SolverResult
+from esmo.solver.result import SolverResult
 
 DEFAULT_CACHE_SIZE_MB = 1024.0
 METRICS: tuple[str, ...] = ("accuracy", "hinge")
@@ -847,7 +847,7 @@ def solve_smo(
     ``(X_val, y_val)``. ``kernel_dtype`` is the storage precision of kernel
     values (float32 like LIBSVM, or float64). Kernel rows are computed when a
     point first enters a working pair and kept while ``n x (n + n_val)`` of them
-    fit ``cache_size_mb``, else cached LRU (see :mod:`esmo.kernels`).
+    fit ``cache_size_mb``, else cached LRU (see :mod:`esmo.solver.kernels`).
     """
     tracked: dict[str, Any] = {}
     if early_stopping is not None:

@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-#: ``es_id`` of the reference search without early stopping (as in ``esmo.training``).
+#: ``es_id`` of the reference search without early stopping (as in ``esmo.experiments.sweep_jobs``).
 REFERENCE_ES_ID = -1
 
 #: Keys that identify one random search (one row of the outcome table).
@@ -45,7 +45,7 @@ def _require_columns(table: pd.DataFrame, columns: Iterable[str], what: str) -> 
     if missing:
         raise ValueError(
             f"{what} lacks column(s) {missing}; it has {list(table.columns)}. "
-            "Pass a table produced by the previous step of esmo.scoring."
+            "Pass a table produced by the previous step of esmo.analysis.scoring."
         )
 
 

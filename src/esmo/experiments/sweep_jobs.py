@@ -13,8 +13,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from esmo.analysis.scoring import REFERENCE_ES_ID
 from esmo.early_stopping import EarlyStoppingSet, sweep_early_stopping
-from esmo.scoring import REFERENCE_ES_ID
 
 #: Columns of a training-job table, in order (docs/architecture.md).
 COLUMNS = [

@@ -1,6 +1,6 @@
 """Every figure of the reproduction (thesis ch. 1, 2, 4, 5 and appendices A, B).
 
-Each function takes tidy tables from ``esmo.scoring`` and returns a matplotlib
+Each function takes tidy tables from ``esmo.analysis.scoring`` and returns a matplotlib
 ``Figure``; nothing here touches the file system except ``save_figure``. Costs
 are drawn on log axes (they span orders of magnitude across ES
 configurations) and accuracies in percent.
@@ -32,8 +32,8 @@ import seaborn as sns
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
-from esmo.pareto import pareto_mask, score_threshold
-from esmo.scoring import REFERENCE_ES_ID, _require_columns
+from esmo.analysis.pareto import pareto_mask, score_threshold
+from esmo.analysis.scoring import REFERENCE_ES_ID, _require_columns
 
 _COST_LABELS = {"n_iter": "total SMO iterations", "seconds": "total wall-clock time (s)"}
 _REFERENCE_STYLE = {"marker": "*", "s": 220, "color": "black", "zorder": 5, "label": "reference"}
@@ -227,7 +227,7 @@ def plot_selected_configurations(
     """Figs 4.3-4.5, 4.7, B.3, B.4: the reference against a few named ES configurations.
 
     ``selected`` maps a legend label to an ``es_id`` (see ``configuration_labels``;
-    the top five of ``esmo.scoring.top_configurations`` or j_low/j_high/j_avg
+    the top five of ``esmo.analysis.scoring.top_configurations`` or j_low/j_high/j_avg
     of ``select_configurations``); labels of one ``es_id`` are merged
     ("j_low = j_avg"). Horizontal bars show the accuracy's std
     over folds when the outcome has ``test_accuracy_std``.
@@ -285,7 +285,7 @@ def plot_score_by_dimension(
     """Fig 4.6: score of the reference and of each selected configuration against dimension.
 
     ``dimensions`` maps each blob dataset's name to its dimension d; ``scores``
-    is ``esmo.scoring.scores_against_reference``'s table.
+    is ``esmo.analysis.scoring.scores_against_reference``'s table.
     """
     _require_columns(scores, ["dataset", "kernel", "metric", "es_id", "beta", "score"], "scores")
     part = scores[
@@ -338,7 +338,7 @@ def plot_best_per_beta(
 ) -> Figure:
     """Figs 5.1, 5.2: the reference against the best configuration of each beta.
 
-    ``best`` is ``esmo.scoring.best_per_beta``'s table (rows of ``kernel`` are
+    ``best`` is ``esmo.analysis.scoring.best_per_beta``'s table (rows of ``kernel`` are
     used). Each beta's configuration and its threshold line share a colour.
     """
     _require_columns(best, ["kernel", "beta", "es_id"], "best")
@@ -382,7 +382,7 @@ def plot_win_histogram(
     """Fig 5.3: how many ES configurations win on how many datasets (ties count half).
 
     ``wins`` has one row per ES configuration with ``wins`` (from
-    ``esmo.scoring.count_wins`` or ``esmo.statistics.wilcoxon_holm``).
+    ``esmo.analysis.scoring.count_wins`` or ``esmo.analysis.statistics.wilcoxon_holm``).
     """
     _require_columns(wins, ["wins"], "wins")
     if n_datasets is None:
@@ -627,7 +627,7 @@ def plot_decision_boundaries(
 def plot_successive_halving(trials: pd.DataFrame, *, title: str | None = None) -> Figure:
     """Fig 2.4: one successive-halving run's validation accuracy per round.
 
-    ``trials`` is ``esmo.search.SearchResult.trials``. A line joins each
+    ``trials`` is ``esmo.tuning.search.SearchResult.trials``. A line joins each
     configuration's rounds, so one sees where each one was dropped; the
     configuration that survives every round is highlighted.
     """

@@ -1,0 +1,1 @@
+"""Data in: the LIBSVM registry and downloads, synthetic generators, and the splits."""

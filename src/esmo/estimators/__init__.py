@@ -1,0 +1,1 @@
+"""scikit-learn compatible estimators built on the solvers of :mod:`esmo.solver`."""

@@ -1,0 +1,1 @@
+"""Hyperparameter search: the search drivers and the samplers of configurations (needs pandas)."""
