@@ -10,9 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.model_selection import train_test_split
 
-from esmo.early_stopping import EarlyStopping, EarlyStoppingSet, sweep_early_stopping
-from esmo.solver.kernels import build_kernel_rows, get_row
-from esmo.solver.smo import METRICS, _final_predictions, decision_values, run_smo, solve_smo
+from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
+from esmo.solver.params import SolverParams
+from esmo.solver.predictions import final_predictions
+from esmo.solver.row_cache import build_kernel_rows, get_row
+from esmo.solver.smo import decision_values, run_smo, solve_smo
+from esmo.solver.sweep import sweep_early_stopping
 
 SVM = dict(kernel="rbf", C=50.0, gamma=2.0, tol=1e-3)
 
@@ -42,17 +45,12 @@ def _fit(cfg, split=SPLIT, dtype=np.float64):
     return run_smo(
         X_tr,
         y_tr,
+        SolverParams(kernel_dtype=dtype, **SVM),
+        configs=EarlyStoppingSet.of([cfg]),
         X_val=X_val,
         y_val=y_val,
         X_test=X_te,
         y_test=y_te,
-        patience=np.array([cfg.patience]),
-        es_tol=np.array([cfg.tol]),
-        interval=np.array([cfg.interval]),
-        metric=np.array([METRICS.index(cfg.metric)]),
-        restore_best=cfg.restore_best,
-        kernel_dtype=dtype,
-        **SVM,
     )
 
 
@@ -231,20 +229,13 @@ def test_final_predictions_equal_a_blas_prediction(kernel, restore, dtype):
     res, track = run_smo(
         X_tr,
         y_tr,
-        kernel=kernel,
-        C=SVM["C"],
-        gamma=SVM["gamma"],
-        kernel_dtype=dtype,
+        SolverParams(kernel=kernel, C=SVM["C"], gamma=SVM["gamma"], kernel_dtype=dtype),
+        configs=EarlyStoppingSet.of([EarlyStopping(5, 0.0, 2, restore_best=restore)]),
         X_val=X_val,
         y_val=y_val,
         X_test=X_te,
         y_test=y_te,
-        patience=np.array([5]),
-        es_tol=np.array([0.0]),
-        interval=np.array([2]),
-        metric=np.array([0]),
-        restore_best=restore,
-        final_predictions=True,
+        final_predictions_at_eval=True,
     )
     fresh = decision_values(X_tr, y_tr, res, np.vstack([X_val, X_te]), kernel, SVM["gamma"])
     assert np.abs(fresh).min() > 1e-9  # no sign is left to rounding
@@ -271,17 +262,14 @@ def test_predictions_from_stored_rows_equal_fresh_ones_near_the_boundary(kernel,
     X_tr, y_tr, X_ev = X[:180], y[:180], X[180:]
     res = solve_smo(X_tr, y_tr, kernel=kernel, C=C, gamma=gamma, tol=1e-3)
     sv = np.flatnonzero(res.alpha > 0)
-    rows = build_kernel_rows(X_tr, [X_ev], kernel, gamma, 64.0)
-    clock = np.zeros(2, dtype=np.int64)
+    rows = build_kernel_rows(
+        X_tr, [X_ev], SolverParams(kernel=kernel, gamma=gamma, cache_size_mb=64.0)
+    )
     for i in sv:  # each support vector's row, as the solver leaves them in the store
-        get_row(
-            i, rows.XT.shape[1], rows.X_all, rows.XT, rows.sq_all, rows.kernel_code,
-            rows.gamma, rows.blas, rows.data, rows.slot_of, rows.owner, rows.stamp, clock,
-        )  # fmt: skip
-    args = (rows.X_all, rows.XT, rows.sq_all, rows.kernel_code, gamma, sv)
-    args += (res.alpha[sv] * y_tr[sv], 180, res.rho, rows.data, rows.slot_of)
-    stored, n_fresh = _final_predictions(*args, True)
-    fresh, n_all = _final_predictions(*args, False)
+        get_row(rows, i, rows.XT.shape[1])
+    args = (rows, sv, res.alpha[sv] * y_tr[sv], 180, res.rho)
+    stored, n_fresh = final_predictions(*args, True)
+    fresh, n_all = final_predictions(*args, False)
     np.testing.assert_array_equal(stored, fresh)
     assert n_all == X_ev.shape[0]
     assert 0 < n_fresh < n_all  # some points near the boundary, and only those, recomputed
@@ -314,9 +302,9 @@ def test_configs_as_dataframe_with_default_columns():
     from_set = sweep_early_stopping(X_tr, y_tr, X_val, y_val, validated, **SVM)
     pd.testing.assert_frame_equal(from_set.table, from_objs.table)
     np.testing.assert_array_equal(from_set.stop_iter, from_objs.table["stop_iter"])
-    with pytest.raises(ValueError, match="metric must hold 0"):
+    with pytest.raises(ValueError, match="metric must be one of"):
         EarlyStoppingSet([1], [0.0], [1], [2])
-    with pytest.raises(ValueError, match="interval must hold positive"):
+    with pytest.raises(ValueError, match="interval .* must hold positive"):
         EarlyStoppingSet([1, 2], [0.0, 0.1], [1, 0], [0, 1])
     with pytest.raises(ValueError, match="one length"):
         EarlyStoppingSet([1, 2], [0.0], [1, 1], [0, 1])
@@ -382,3 +370,24 @@ def test_table_rejects_bad_values(column, value, message):
     df.loc[1, column] = value
     with pytest.raises(ValueError, match=message):
         sweep_early_stopping(X_tr, y_tr, X_val, y_val, df, **SVM)
+
+
+def test_restore_best_keeps_the_best_iterate_of_every_configuration():
+    """Each configuration's best iterate equals a fresh fit truncated at its best iteration."""
+    X_tr, y_tr, X_val, y_val, *_ = SPLIT
+    configs = [
+        EarlyStopping(p, 0.0, r, metric, restore_best=keep)
+        for p, r, metric, keep in [
+            (8, 2, "accuracy", True),
+            (3, 1, "hinge", True),
+            (5, 3, "accuracy", False),
+            (20, 1, "accuracy", True),
+        ]
+    ]
+    result = sweep_early_stopping(X_tr, y_tr, X_val, y_val, configs, **SVM)
+    kept = [k for k, c in enumerate(configs) if c.restore_best]
+    assert result.best_alpha.shape == (len(kept), X_tr.shape[0])
+    assert len(set(result.best_iter[kept].tolist())) > 1  # distinct best iterates
+    for row, k in enumerate(kept):
+        truncated = solve_smo(X_tr, y_tr, max_iter=int(result.best_iter[k]), **SVM)
+        np.testing.assert_array_equal(result.best_alpha[row], truncated.alpha)

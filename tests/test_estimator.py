@@ -102,3 +102,42 @@ def test_bad_data():
         SMOClassifier(early_stopping=True).fit(X, y, X[:, :2], y)
     with pytest.raises(ValueError, match="not seen in y"):
         SMOClassifier(early_stopping=True).fit(X, y, X, np.full_like(y, 5.0))
+
+
+def test_validation_data_are_checked_like_the_training_data():
+    """X_val goes through validate_data(reset=False): feature count and names as fitted."""
+    pd = pytest.importorskip("pandas")
+    X, y = DATASETS["breast_cancer"]
+    names = [f"f{k}" for k in range(X.shape[1])]
+    X_df = pd.DataFrame(X, columns=names)
+    clf = SMOClassifier(early_stopping=True, n_iter_no_change=2)
+    with pytest.raises(ValueError, match="X has 5 features, but SMOClassifier is expecting 30"):
+        clf.fit(X, y, X_val=X[:20, :5], y_val=y[:20])
+    renamed = X_df.iloc[:20].rename(columns={"f0": "other"})
+    with pytest.raises(ValueError, match="feature names"):
+        clf.fit(X_df, y, X_val=renamed, y_val=y[:20])
+    clf.fit(X_df, y, X_val=X_df.iloc[:40], y_val=y[:40])  # the same columns pass
+
+
+def test_validation_data_without_early_stopping_warn():
+    X, y = DATASETS["breast_cancer"]
+    with pytest.warns(UserWarning, match="ignored because early_stopping=False"):
+        SMOClassifier().fit(X, y, X_val=X[:20], y_val=y[:20])
+
+
+@pytest.mark.parametrize("solver", ["fan", "keerthi", "fan_plain"])
+def test_max_iter_means_the_same_for_every_solver(solver):
+    """0 leaves alpha at 0 (and warns), k stops after k pair updates, -1 is LIBSVM's own limit."""
+    X, y = DATASETS["iris"]
+    with pytest.warns(Warning, match="max_iter"):
+        none = SMOClassifier(solver=solver, max_iter=0).fit(X, y)
+    assert none.n_iter_ == 0 and none.max_iter_reached_ and none.support_.size == 0
+    with pytest.warns(Warning, match="max_iter"):
+        five = SMOClassifier(solver=solver, max_iter=5).fit(X, y)
+    assert five.n_iter_ == 5 and five.max_iter_reached_
+    full = SMOClassifier(solver=solver, max_iter=-1).fit(X, y)
+    assert not full.max_iter_reached_
+    capped = SMOClassifier(solver=solver, max_iter=10**7).fit(X, y)  # LIBSVM's cap for n < 10^5
+    assert full.n_iter_ == capped.n_iter_
+    if solver == "fan":  # float32 kernel values: LIBSVM's path, iteration for iteration
+        assert full.n_iter_ == SVC(gamma="scale", shrinking=False).fit(X, y).n_iter_[0]

@@ -180,13 +180,13 @@ def _bad_inputs(X, y):
         ((X[:, 0], y), {}, "2-D"),
         ((X, y[:-1]), {}, "one label per row"),
         ((nan_X, y), {}, "NaN"),
-        ((X, np.where(y > 0, 1, 0)), {}, "-1 and \\+1"),
+        ((X, np.where(y > 0, 1, 0)), {}, "labels in {-1, \\+1}"),
         ((X, np.ones_like(y)), {}, "single class"),
-        ((X, y), {"C": 0.0}, "C must be"),
-        ((X, y), {"gamma": -1.0}, "gamma must be"),
-        ((X, y), {"tol": np.nan}, "tol must be"),
-        ((X, y), {"kernel": "poly"}, "unknown kernel"),
-        ((X, y), {"max_iter": 0}, "max_iter"),
+        ((X, y), {"C": 0.0}, "'C' parameter"),
+        ((X, y), {"gamma": -1.0}, "'gamma' parameter"),
+        ((X, y), {"tol": np.nan}, "'tol' parameter"),
+        ((X, y), {"kernel": "poly"}, "'kernel' parameter"),
+        ((X, y), {"max_iter": -2}, "'max_iter' parameter"),
     ]
 
 

@@ -8,8 +8,9 @@ import pytest
 from conftest import DATASETS
 
 from esmo.analysis.scoring import REFERENCE_ES_ID
-from esmo.early_stopping import EarlyStopping, sweep_early_stopping
+from esmo.early_stopping import EarlyStopping
 from esmo.experiments.sweep_jobs import COLUMNS, sweep_chunk
+from esmo.solver.sweep import sweep_early_stopping
 
 X, Y = DATASETS["synthetic"]
 FOLD = (X[:150], Y[:150], X[150:220], Y[150:220], X[220:], Y[220:])

@@ -33,7 +33,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
 from esmo.analysis.pareto import pareto_mask, score_threshold
-from esmo.analysis.scoring import REFERENCE_ES_ID, _require_columns
+from esmo.analysis.scoring import REFERENCE_ES_ID, require_columns
 
 _COST_LABELS = {"n_iter": "total SMO iterations", "seconds": "total wall-clock time (s)"}
 _REFERENCE_STYLE = {"marker": "*", "s": 220, "color": "black", "zorder": 5, "label": "reference"}
@@ -58,7 +58,7 @@ def configuration_labels(
 
     ``prefix`` adds a name per configuration, e.g. ``["j_low", "j_high"]``.
     """
-    _require_columns(es_table, ["es_id", "patience", "es_tol"], "es_table")
+    require_columns(es_table, ["es_id", "patience", "es_tol"], "es_table")
     indexed = es_table.set_index("es_id")
     labels: dict[str, int] = {}
     for k, es_id in enumerate(es_ids):
@@ -113,7 +113,7 @@ def _search_rows(
             f"no searches for dataset={dataset!r}, kernel={kernel!r}, metric={metric!r} in the "
             "outcome table"
         )
-    _require_columns(rows, ["es_id", *columns], "outcome")
+    require_columns(rows, ["es_id", *columns], "outcome")
     if (rows["es_id"] == REFERENCE_ES_ID).sum() != 1:
         raise ValueError(f"dataset {dataset!r} needs exactly one reference search (es_id = -1)")
     return rows
@@ -287,7 +287,7 @@ def plot_score_by_dimension(
     ``dimensions`` maps each blob dataset's name to its dimension d; ``scores``
     is ``esmo.analysis.scoring.scores_against_reference``'s table.
     """
-    _require_columns(scores, ["dataset", "kernel", "metric", "es_id", "beta", "score"], "scores")
+    require_columns(scores, ["dataset", "kernel", "metric", "es_id", "beta", "score"], "scores")
     part = scores[
         (scores["kernel"] == kernel)
         & (scores["metric"] == metric)
@@ -341,7 +341,7 @@ def plot_best_per_beta(
     ``best`` is ``esmo.analysis.scoring.best_per_beta``'s table (rows of ``kernel`` are
     used). Each beta's configuration and its threshold line share a colour.
     """
-    _require_columns(best, ["kernel", "beta", "es_id"], "best")
+    require_columns(best, ["kernel", "beta", "es_id"], "best")
     best = best[best["kernel"] == kernel].sort_values("beta")
     if best.empty:
         raise ValueError(f"best has no rows for kernel {kernel!r}")
@@ -384,7 +384,7 @@ def plot_win_histogram(
     ``wins`` has one row per ES configuration with ``wins`` (from
     ``esmo.analysis.scoring.count_wins`` or ``esmo.analysis.statistics.wilcoxon_holm``).
     """
-    _require_columns(wins, ["wins"], "wins")
+    require_columns(wins, ["wins"], "wins")
     if n_datasets is None:
         n_datasets = (
             int(wins["n_datasets"].max())
@@ -427,7 +427,7 @@ def plot_hpo_methods(
     score, from ``esmo.experiments.e3_scores``'s table. The dashed line in the
     score panel is the reference, RS without early stopping.
     """
-    _require_columns(
+    require_columns(
         scores,
         ["dataset", "method", "test_accuracy_mean", "test_accuracy_std", "seconds", "score"],
         "scores",
@@ -475,7 +475,7 @@ def plot_solver_comparison(runs: pd.DataFrame, *, title: str | None = None) -> F
     Each panel shows every run as a dot and the mean as a black bar; iterations
     and seconds are on log axes (the solvers differ by orders of magnitude).
     """
-    _require_columns(runs, ["solver", "n_iter", "seconds", "test_accuracy"], "runs")
+    require_columns(runs, ["solver", "n_iter", "seconds", "test_accuracy"], "runs")
     if runs.empty:
         raise ValueError("runs is empty: pass compare_solvers' tables of the five folds")
     order = [s for s in _SOLVER_LABELS if s in set(runs["solver"])]
@@ -537,7 +537,7 @@ def plot_validation_curves(
     tables with a ``label`` column naming the configuration. A ring marks
     where SMO converged.
     """
-    _require_columns(curves, [label, "n_iter", "val_accuracy"], "curves")
+    require_columns(curves, [label, "n_iter", "val_accuracy"], "curves")
     if curves.empty:
         raise ValueError("curves is empty: pass at least one configuration's curve")
     names = list(dict.fromkeys(curves[label]))
@@ -631,7 +631,7 @@ def plot_successive_halving(trials: pd.DataFrame, *, title: str | None = None) -
     configuration's rounds, so one sees where each one was dropped; the
     configuration that survives every round is highlighted.
     """
-    _require_columns(trials, ["round", "config_id", "val_accuracy"], "trials")
+    require_columns(trials, ["round", "config_id", "val_accuracy"], "trials")
     if trials.empty:
         raise ValueError("trials is empty: pass the trials table of a successive-halving run")
     last = int(trials["round"].max())

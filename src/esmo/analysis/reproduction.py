@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from esmo.analysis.scoring import _require_columns
+from esmo.analysis.scoring import require_columns
 
 #: Columns of the thesis-values table.
 THESIS_COLUMNS = ["key", "section", "description", "value", "unit"]
@@ -31,7 +31,7 @@ REPRODUCTION_COLUMNS = ["key", "section", "description", "unit", "thesis", "ours
 
 def check_thesis_values(thesis: pd.DataFrame) -> pd.DataFrame:
     """Validate a thesis-values table: the columns, unique keys, a section and a number per row."""
-    _require_columns(thesis, THESIS_COLUMNS, "thesis values")
+    require_columns(thesis, THESIS_COLUMNS, "thesis values")
     duplicated = thesis["key"][thesis["key"].duplicated()].unique().tolist()
     if duplicated:
         raise ValueError(f"thesis values repeat key(s) {duplicated}; every key must be unique")
@@ -86,7 +86,7 @@ def to_report_html(table: pd.DataFrame, *, digits: int = 6) -> str:
     Numbers keep ``digits`` significant digits; missing values show as a dash.
     All text is escaped.
     """
-    _require_columns(table, REPRODUCTION_COLUMNS, "table")
+    require_columns(table, REPRODUCTION_COLUMNS, "table")
     header = "".join(f"<th>{html.escape(c)}</th>" for c in REPRODUCTION_COLUMNS)
     rows = []
     for record in table[REPRODUCTION_COLUMNS].itertuples(index=False):
@@ -110,7 +110,7 @@ def hpo_values(scores: pd.DataFrame, experiment: str) -> dict[str, float]:
     """
     if experiment not in ("e3", "e4"):
         raise ValueError(f"experiment must be 'e3' or 'e4', got {experiment!r}")
-    _require_columns(
+    require_columns(
         scores, ["dataset", "method", "test_accuracy_mean", "test_accuracy_std"], "scores"
     )
     values = {}
@@ -126,7 +126,7 @@ def solver_values(runs: pd.DataFrame) -> dict[str, float]:
 
     ``runs`` stacks ``esmo.experiments.compare_solvers``'s tables.
     """
-    _require_columns(runs, ["solver", "test_accuracy"], "runs")
+    require_columns(runs, ["solver", "test_accuracy"], "runs")
     values = {}
     for solver, accuracy in runs.groupby("solver", sort=True)["test_accuracy"]:
         values[f"appendix_a.{solver}.test_accuracy_mean"] = 100.0 * float(np.mean(accuracy))

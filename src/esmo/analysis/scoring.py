@@ -40,7 +40,7 @@ THESIS_BETAS = (0.0, 0.8, 0.95, 0.995, 1.0)
 _ES_COLUMNS = ["patience", "es_tol", "interval"]
 
 
-def _require_columns(table: pd.DataFrame, columns: Iterable[str], what: str) -> None:
+def require_columns(table: pd.DataFrame, columns: Iterable[str], what: str) -> None:
     missing = [c for c in columns if c not in table.columns]
     if missing:
         raise ValueError(
@@ -81,7 +81,7 @@ def random_search_per_fold(table: pd.DataFrame, *, cost: str = "n_iter") -> pd.D
     table has ``max_iter_reached``).
     """
     keys = [*SEARCH_KEYS, "fold"]
-    _require_columns(table, [*keys, "config_id", cost, "val_accuracy", "test_accuracy"], "table")
+    require_columns(table, [*keys, "config_id", cost, "val_accuracy", "test_accuracy"], "table")
     if table.empty:
         raise ValueError("the training table is empty: no random search to aggregate")
     _check_unit_interval(table["val_accuracy"], "val_accuracy")
@@ -133,7 +133,7 @@ def random_search_outcome(
     one search.
     """
     by = list(by)
-    _require_columns(per_fold, [*by, cost, "test_accuracy"], "per_fold")
+    require_columns(per_fold, [*by, cost, "test_accuracy"], "per_fold")
     grouped = per_fold.groupby(by, sort=True)
     out = grouped["test_accuracy"].agg(
         test_accuracy_mean="mean", test_accuracy_std=lambda a: float(np.std(a, ddof=0))
@@ -184,7 +184,7 @@ def scores_against_reference(
     the sign test splits ties, 0 otherwise). The reference's own rows are kept
     (they tie with themselves), since figures plot the reference score.
     """
-    _require_columns(outcome, [*SEARCH_KEYS, cost, accuracy], "outcome")
+    require_columns(outcome, [*SEARCH_KEYS, cost, accuracy], "outcome")
     _check_unit_interval(outcome[accuracy], accuracy)
     base = ["dataset", "kernel", "metric"]
     ref = outcome.loc[outcome["es_id"] == REFERENCE_ES_ID, [*base, accuracy, cost]]
@@ -212,7 +212,7 @@ def scores_against_reference(
 
 
 def _slice(scores: pd.DataFrame, beta: float, kernel: str, metric: str) -> pd.DataFrame:
-    _require_columns(scores, [*SEARCH_KEYS, "beta", "score", "win"], "scores")
+    require_columns(scores, [*SEARCH_KEYS, "beta", "score", "win"], "scores")
     mask = _beta_rows(scores, beta) & (scores["kernel"] == kernel) & (scores["metric"] == metric)
     part = scores.loc[mask & (scores["es_id"] != REFERENCE_ES_ID)]
     if part.empty:
@@ -249,7 +249,7 @@ def _complete_over(part: pd.DataFrame, datasets: Sequence[str], group: str) -> p
 def _join_es(table: pd.DataFrame, es_table: pd.DataFrame | None) -> pd.DataFrame:
     if es_table is None:
         return table
-    _require_columns(es_table, ["es_id"], "es_table")
+    require_columns(es_table, ["es_id"], "es_table")
     columns = ["es_id", *[c for c in _ES_COLUMNS if c in es_table.columns]]
     out = table.merge(es_table[columns], on="es_id", how="left", validate="many_to_one")
     if out[columns[1:]].isna().any().any():

@@ -15,7 +15,7 @@ import pandas as pd
 from scipy.stats import wilcoxon
 from statsmodels.stats.multitest import multipletests
 
-from esmo.analysis.scoring import REFERENCE_ES_ID, _beta_rows, _require_columns
+from esmo.analysis.scoring import REFERENCE_ES_ID, _beta_rows, require_columns
 
 
 def wilcoxon_greater(differences: Sequence[float] | np.ndarray) -> tuple[float, float]:
@@ -76,7 +76,7 @@ def wilcoxon_holm(
     """
     if not 0 < alpha < 1:
         raise ValueError(f"alpha must lie in (0, 1), got {alpha}")
-    _require_columns(
+    require_columns(
         scores,
         ["dataset", "kernel", "metric", "es_id", "beta", "score", "score_ref", "win"],
         "scores",

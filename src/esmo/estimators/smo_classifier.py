@@ -12,11 +12,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import check_array, check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from esmo.early_stopping import EarlyStopping
+from esmo.early_stopping import METRICS, EarlyStopping
 from esmo.solver.kernels import kernel_matrix
-from esmo.solver.smo import DEFAULT_CACHE_SIZE_MB, METRICS, solve_smo
+from esmo.solver.params import SOLVER_CONSTRAINTS, SolverParams
+from esmo.solver.smo import solve_smo
 
 _SOLVERS = ("fan", "keerthi", "fan_plain")
 
@@ -38,7 +39,9 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
     tol : float
         SMO stopping tolerance on the maximal KKT violation ``m(a) - M(a)``.
     max_iter : int
-        Iteration limit (pair updates); hitting it warns and sets ``max_iter_reached_``.
+        Iteration limit (pair updates) for every solver; -1 (SVC's default) leaves
+        LIBSVM's own limit, ``max(10^7, 100 n)``. Hitting it warns and sets
+        ``max_iter_reached_``.
     early_stopping : bool
         Stop on the validation objective (protocol section 5).
     n_iter_no_change : int
@@ -69,11 +72,11 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "kernel": [StrOptions({"rbf", "linear"})],
-        "C": [Interval(Real, 0, None, closed="neither")],
-        "gamma": [StrOptions({"scale", "auto"}), Interval(Real, 0, None, closed="neither")],
-        "tol": [Interval(Real, 0, None, closed="neither")],
-        "max_iter": [Interval(Integral, 0, None, closed="left")],
+        **{
+            name: SOLVER_CONSTRAINTS[name]
+            for name in ("kernel", "C", "tol", "max_iter", "cache_size_mb")
+        },
+        "gamma": [StrOptions({"scale", "auto"}), *SOLVER_CONSTRAINTS["gamma"]],
         "early_stopping": ["boolean"],
         "n_iter_no_change": [Interval(Integral, 0, None, closed="left")],
         "es_tol": [Interval(Real, 0, None, closed="left")],
@@ -82,17 +85,16 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         "restore_best": ["boolean"],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "solver": [StrOptions(set(_SOLVERS))],
-        "cache_size_mb": [Interval(Real, 0, None, closed="neither")],
         "random_state": ["random_state"],
     }
 
     def __init__(
         self,
-        kernel: str = "rbf",
-        C: float = 1.0,
+        kernel: str = SolverParams.kernel,
+        C: float = SolverParams.C,
         gamma: str | float = "scale",
-        tol: float = 1e-3,
-        max_iter: int = 10_000_000,
+        tol: float = SolverParams.tol,
+        max_iter: int = SolverParams.max_iter,
         early_stopping: bool = False,
         n_iter_no_change: int = 10,
         es_tol: float = 0.0,
@@ -101,7 +103,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         restore_best: bool = False,
         validation_fraction: float = 0.2,
         solver: str = "fan",
-        cache_size_mb: float = DEFAULT_CACHE_SIZE_MB,
+        cache_size_mb: float = SolverParams.cache_size_mb,
         random_state: Any = None,
     ) -> None:
         self.kernel = kernel
@@ -164,6 +166,13 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
             )
         if (X_val is None) != (y_val is None):
             raise ValueError("Pass both X_val and y_val, or neither.")
+        if X_val is not None and not self.early_stopping:
+            warnings.warn(
+                "X_val and y_val are ignored because early_stopping=False; set "
+                "early_stopping=True to stop on them, or stop passing them.",
+                UserWarning,
+                stacklevel=2,
+            )
         y_int = self._encode(y, "y")
         if self.gamma == "scale":
             var = X.var()
@@ -190,11 +199,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
                         "lower validation_fraction or pass X_val and y_val."
                     )
             else:
-                X_val = check_array(X_val, dtype=np.float64, order="C")
-                if X_val.shape[1] != X.shape[1]:
-                    raise ValueError(
-                        f"X_val has {X_val.shape[1]} features but X has {X.shape[1]}; use the same columns."
-                    )
+                X_val = validate_data(self, X_val, dtype=np.float64, order="C", reset=False)
                 y_val = np.asarray(y_val)
                 if y_val.ndim != 1 or y_val.shape[0] != X_val.shape[0]:
                     raise ValueError(

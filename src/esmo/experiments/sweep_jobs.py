@@ -14,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from esmo.analysis.scoring import REFERENCE_ES_ID
-from esmo.early_stopping import EarlyStoppingSet, sweep_early_stopping
+from esmo.early_stopping import EarlyStoppingSet
+from esmo.solver.sweep import sweep_early_stopping
 
 #: Columns of a training-job table, in order (docs/architecture.md).
 COLUMNS = [

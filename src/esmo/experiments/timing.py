@@ -33,7 +33,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import accuracy_score
 from sklearn.svm import SVC
 
-from esmo.analysis.scoring import _require_columns, random_search_outcome, score
+from esmo.analysis.scoring import random_search_outcome, require_columns, score
 from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.tuning.search import SearchResult, random_search, successive_halving
 
@@ -105,7 +105,7 @@ def _check_es_config(es_config: Mapping[str, Any]) -> dict[str, Any]:
 def _check_configs(svm_configs: pd.DataFrame) -> None:
     if not isinstance(svm_configs, pd.DataFrame):
         raise TypeError(f"svm_configs must be a pandas DataFrame, got {type(svm_configs).__name__}")
-    _require_columns(svm_configs, list(_CONFIG_COLUMNS), "svm_configs")
+    require_columns(svm_configs, list(_CONFIG_COLUMNS), "svm_configs")
     if svm_configs["gamma"].isna().any():
         raise ValueError(
             "svm_configs has empty gamma values: E3/E4 use the RBF kernel; pass the RBF "
@@ -296,7 +296,7 @@ def e3_scores(per_fold: pd.DataFrame, beta: float = 0.995) -> pd.DataFrame:
     val_accuracy_mean, seconds, total_iterations, es_overhead_seconds,
     n_folds, seconds_ref, score, score_ref, win``.
     """
-    _require_columns(
+    require_columns(
         per_fold, ["dataset", "fold", "method", "fit_seconds", "test_accuracy"], "per_fold"
     )
     if per_fold.duplicated(["dataset", "fold", "method"]).any():

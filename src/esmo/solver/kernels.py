@@ -1,46 +1,29 @@
-"""Kernel matrices and the kernel-row store the SMO solver reads from.
+"""Kernel functions in float64: matrices, the vectorised exp, sparse dot products, RBF exponents.
 
-The solver needs, per iteration, the two kernel rows ``K(x_i, .)`` and
-``K(x_j, .)`` of the working pair against the training points and, when it
-tracks early stopping, against the validation and test points too. Those rows
-live in one ``float32`` (or ``float64``) array of *slots* that the solver fills
-on demand, the first time a point enters a working pair: short runs, the common
-case in a hyperparameter search, touch few rows, and filling all ``n`` rows up
-front cost more than many whole fits. When all rows fit the memory budget each
-keeps its slot; otherwise the most recently used ones stay, like LIBSVM's LRU
-kernel cache, so memory stays bounded for any ``n``.
-
-``float32`` is the default storage because LIBSVM stores ``Q`` in single
-precision (``Qfloat``): the same rounding is what makes our iteration counts
-agree with LIBSVM's, and it halves memory traffic in the solver's inner loops.
+The compiled pieces (:func:`exp_nonpositive`, :func:`sparse_dots`,
+:func:`rbf_exponents`) serve both the kernel-row store the solver reads
+(:mod:`esmo.solver.row_cache`) and fresh predictions
+(:mod:`esmo.solver.predictions`), so a kernel value is computed one way.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
-from dataclasses import dataclass
 
 import numba
 import numpy as np
+from sklearn.utils._param_validation import validate_parameter_constraints
 
-KERNELS: tuple[str, ...] = ("linear", "rbf")
-_KERNEL_CODE = {"linear": 0, "rbf": 1}
-
-# rows per BLAS call when float64 storage fills every row up front; bounds the
-# float64 temporary to ``_CHUNK_ROWS * n_cols`` doubles
-_CHUNK_ROWS = 512
+from esmo.solver.params import KERNELS, SOLVER_CONSTRAINTS
 
 
 def check_kernel(kernel: str, gamma: float) -> int:
-    """Return the solver's code for ``kernel`` after validating it and ``gamma``."""
-    if kernel not in _KERNEL_CODE:
-        raise ValueError(f"Unknown kernel {kernel!r}; use one of {KERNELS}.")
-    if kernel == "rbf" and not (np.isfinite(gamma) and gamma > 0):
-        raise ValueError(
-            f"gamma must be a positive finite number for the rbf kernel, got {gamma!r}."
-        )
-    return _KERNEL_CODE[kernel]
+    """The compiled code's number for ``kernel``, after checking it and ``gamma`` by the solver's rules."""
+    rules = {name: SOLVER_CONSTRAINTS[name] for name in ("kernel", "gamma")}
+    validate_parameter_constraints(
+        rules, {"kernel": kernel, "gamma": gamma}, caller_name="kernel_matrix"
+    )
+    return KERNELS.index(kernel)
 
 
 def kernel_matrix(A: np.ndarray, B: np.ndarray, kernel: str, gamma: float = 1.0) -> np.ndarray:
@@ -75,104 +58,6 @@ def kernel_diagonal(X: np.ndarray, kernel: str) -> np.ndarray:
     if kernel == "rbf":
         return np.ones(X.shape[0])
     return np.einsum("ij,ij->i", X, X)
-
-
-@dataclass
-class KernelRows:
-    """Kernel rows of the training points against every column point, on demand.
-
-    The columns are the training points, then the evaluation blocks. ``XT`` holds
-    them transposed, so a row is a sum of contiguous columns, and ``sq_all`` their
-    squared norms. ``X_all`` holds the rows' own points: the training points, or
-    with ``blas`` (float64 storage, which keeps BLAS products, see
-    :func:`build_kernel_rows`) every column point. ``data[slot_of[i]]`` is row
-    ``i`` when ``slot_of[i] >= 0``. The solver fills a slot the first time it
-    needs a row; with ``resident`` every row has a slot of its own, otherwise the
-    least recently used (``stamp``) is evicted when all are taken.
-    """
-
-    X_all: np.ndarray
-    XT: np.ndarray
-    sq_all: np.ndarray
-    kernel_code: int
-    gamma: float
-    data: np.ndarray
-    slot_of: np.ndarray
-    owner: np.ndarray
-    stamp: np.ndarray
-    resident: bool
-    blas: bool
-
-
-def build_kernel_rows(
-    X_train: np.ndarray,
-    X_eval: Sequence[np.ndarray],
-    kernel: str,
-    gamma: float,
-    cache_size_mb: float,
-    dtype: type = np.float32,
-) -> KernelRows:
-    """Prepare the on-demand row store: one slot per row if they fit ``cache_size_mb``, else LRU.
-
-    Rows run over the training points, then the blocks of ``X_eval`` (validation
-    and test points) in order. They are never filled up front: an SMO run reads
-    only the rows of the points that enter a working pair, often a small share of
-    ``n`` (LIBSVM computes rows on demand for the same reason), and a row costs
-    ``O(n_cols * nnz(x_i))``. Float32 storage (the default, LIBSVM's) rounds away
-    the last-bit differences between summation orders. Float64 storage exposes
-    them, so it keeps the BLAS products its reference results were computed with:
-    all rows up front with ``gemm`` when they fit, else ``gemv`` rows on demand.
-    """
-    code = check_kernel(kernel, gamma)
-    blocks = [X_train, *X_eval]
-    n, n_cols = X_train.shape[0], sum(b.shape[0] for b in blocks)
-    itemsize = np.dtype(dtype).itemsize
-    budget = float(cache_size_mb) * 2**20
-    sq_all = np.zeros(n_cols)
-    # the transposed columns are written block by block: no concatenated copy
-    XT = np.empty((X_train.shape[1], n_cols))
-    start = 0
-    for b in blocks:
-        XT[:, start : start + b.shape[0]] = b.T
-        if code == 1:
-            sq_all[start : start + b.shape[0]] = np.einsum("ij,ij->i", b, b)
-        start += b.shape[0]
-    blas = np.dtype(dtype) == np.float64
-    X_all = np.concatenate(blocks) if blas and len(blocks) > 1 else X_train
-    if blas and n * n_cols * itemsize <= budget:
-        data = np.empty((n, n_cols), dtype=dtype)
-        for start in range(0, n, _CHUNK_ROWS):
-            stop = min(start + _CHUNK_ROWS, n)
-            data[start:stop] = kernel_matrix(X_train[start:stop], X_all, kernel, gamma)
-        slot_of = np.arange(n, dtype=np.int64)
-        return KernelRows(
-            X_all,
-            XT,
-            sq_all,
-            code,
-            float(gamma),
-            data,
-            slot_of,
-            slot_of.copy(),
-            np.zeros(n, np.int64),
-            True,
-            True,
-        )
-    # two rows are the minimum: the working pair must be resident together
-    n_slots = int(max(2, min(n, budget // (n_cols * itemsize))))
-    return KernelRows(
-        X_all,
-        XT,
-        sq_all,
-        code,
-        float(gamma),
-        np.empty((n_slots, n_cols), dtype=dtype),
-        np.full(n, -1, dtype=np.int64),
-        np.full(n_slots, -1, dtype=np.int64),
-        np.full(n_slots, -1, dtype=np.int64),
-        n_slots == n,
-        blas,
-    )
 
 
 # exp(x) = 2^m e^r, m = round(x / ln 2), r = x - m ln 2, in arithmetic the compiler
@@ -223,42 +108,6 @@ def exp_nonpositive(x, out):
             bits[k] = (bits[k] + 1023) << 52
         for k in range(size):
             ob[k] = p[k] * t[k] if xb[k] >= _EXP_MIN else 0.0
-
-
-@numba.njit(cache=True)
-def get_row(
-    i, n_cols, X_all, XT, sq_all, kernel_code, gamma, blas, data, slot_of, owner, stamp, clock
-):
-    """Row ``i`` of the kernel store (the first ``n_cols`` entries valid), computing it on a miss.
-
-    ``clock`` holds the use counter that orders the LRU eviction and the number
-    of slots taken so far (free slots are handed out in order, without a search).
-    Float32 storage computes the dot products with :func:`sparse_dots`.
-    """
-    clock[0] += 1
-    s = slot_of[i]
-    if s >= 0:
-        stamp[s] = clock[0]
-        return data[s]
-    if clock[1] < owner.shape[0]:
-        s = clock[1]
-        clock[1] += 1
-    else:
-        s = np.argmin(stamp)  # the least recently used
-        slot_of[owner[s]] = -1
-    owner[s] = i
-    slot_of[i] = s
-    stamp[s] = clock[0]
-    xi = X_all[i]
-    dots = np.dot(X_all[:n_cols], xi) if blas else sparse_dots(xi, XT, 0, n_cols)
-    row = data[s]
-    if kernel_code == 1:
-        rbf_exponents(dots, sq_all[i], sq_all, 0, gamma)
-        exp_nonpositive(dots, row)
-    else:
-        for k in range(n_cols):
-            row[k] = dots[k]
-    return row
 
 
 @numba.njit(cache=True)

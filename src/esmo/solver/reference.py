@@ -22,67 +22,22 @@ fast solvers; use :func:`esmo.solver.smo.solve_smo` for real work.
 
 from __future__ import annotations
 
-import numbers
-
 import numpy as np
 from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
 
+from esmo.solver.inputs import as_problem
+from esmo.solver.params import SolverParams
 from esmo.solver.result import SolverResult
-
-#: Kernels the reference solvers understand.
-KERNELS = ("linear", "rbf")
-
-#: Stand-in for a non-positive curvature ``K_ii + K_jj - 2 K_ij`` (Fan et al., 2005).
-TAU = 1e-12
-
-#: LIBSVM's default iteration limit.
-DEFAULT_MAX_ITER = 10_000_000
-
-
-def _check_positive(value: float, name: str, hint: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {value!r}")
-    value = float(value)
-    if not np.isfinite(value) or value <= 0:
-        raise ValueError(f"{name} must be a finite number > 0, got {value!r}; {hint}")
-    return value
+from esmo.solver.working_set import TAU
 
 
 def _check_problem(
-    X: np.ndarray,
-    y: np.ndarray,
-    kernel: str,
-    C: float,
-    gamma: float,
-    tol: float,
-    max_iter: int,
-) -> tuple[np.ndarray, np.ndarray, float, float, float, int]:
-    """Validate and convert the inputs shared by both solvers."""
-    X = np.asarray(X, dtype=np.float64)
-    y = np.asarray(y)
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array (n_samples, n_features), got shape {X.shape}")
-    if y.ndim != 1:
-        raise ValueError(f"y must be a 1-D label array, got shape {y.shape}")
-    if X.shape[0] != y.shape[0]:
-        raise ValueError(
-            f"X has {X.shape[0]} rows but y has {y.shape[0]} labels; pass one label per row"
-        )
-    if not np.all(np.isfinite(X)):
-        raise ValueError("X contains NaN or infinite values; impute or drop them first")
-    if not np.all(np.isin(y, (-1, 1))):
-        found = np.unique(y).tolist()
-        raise ValueError(f"y must hold labels -1 and +1 only, got {found}; map the labels first")
-    if np.unique(y).size < 2:
-        raise ValueError("y holds a single class; an SVM needs both -1 and +1 samples")
-    if kernel not in KERNELS:
-        raise ValueError(f"unknown kernel {kernel!r}; choose one of {KERNELS}")
-    C = _check_positive(C, "C", "the box constraint 0 <= alpha <= C needs C > 0")
-    gamma = _check_positive(gamma, "gamma", "the RBF width gamma must be positive")
-    tol = _check_positive(tol, "tol", "the stopping tolerance must be positive")
-    if isinstance(max_iter, bool) or not isinstance(max_iter, numbers.Integral) or max_iter < 1:
-        raise ValueError(f"max_iter must be an integer >= 1, got {max_iter!r}")
-    return X, y.astype(np.float64), C, gamma, tol, int(max_iter)
+    X: np.ndarray, y: np.ndarray, **solver_params: object
+) -> tuple[np.ndarray, np.ndarray, SolverParams, int]:
+    """The inputs both solvers share, checked by the rules every solver uses; the iteration limit."""
+    params = SolverParams(**solver_params)
+    X, y = as_problem(X, y)
+    return X, y, params, params.iteration_limit(X.shape[0])
 
 
 def dual_objective(alpha: np.ndarray, y: np.ndarray, K: np.ndarray) -> float:
@@ -197,16 +152,7 @@ def _finish(
     )
 
 
-def keerthi_smo(
-    X: np.ndarray,
-    y: np.ndarray,
-    *,
-    kernel: str = "rbf",
-    C: float = 1.0,
-    gamma: float = 1.0,
-    tol: float = 1e-3,
-    max_iter: int = DEFAULT_MAX_ITER,
-) -> SolverResult:
+def keerthi_smo(X: np.ndarray, y: np.ndarray, **solver_params: object) -> SolverResult:
     """Keerthi et al.'s (2001) SMO with maximal-violating-pair selection.
 
     Each iteration updates the pair ``i = argmax_{I_up} -y G``,
@@ -214,18 +160,13 @@ def keerthi_smo(
     usually needs more iterations than Fan et al.'s second-order rule. The
     kernel matrix is precomputed once; memory grows as ``n_samples**2``.
 
-    Parameters
-    ----------
-    X : array of shape (n_samples, n_features)
-    y : array of shape (n_samples,), labels in {-1, +1}
-    kernel : {"linear", "rbf"}
-    C, gamma, tol : positive floats
-        Box constraint, RBF width ``exp(-gamma ||x - z||^2)`` (ignored by the
-        linear kernel) and the tolerance of the stop ``m(a) - M(a) < tol``.
-    max_iter : int
-        Limit on pair updates; ``max_iter_reached`` tells whether it ended the run.
+    ``X`` has one row per sample, ``y`` labels in {-1, +1}; ``solver_params`` are
+    the fields of :class:`~esmo.solver.params.SolverParams` (``kernel, C, gamma,
+    tol, max_iter``; the kernel-store ones are not used), with the same meaning
+    and defaults as for :func:`esmo.solver.smo.solve_smo`.
     """
-    X, y, C, gamma, tol, max_iter = _check_problem(X, y, kernel, C, gamma, tol, max_iter)
+    X, y, params, max_iter = _check_problem(X, y, **solver_params)
+    kernel, C, gamma, tol = params.kernel, params.C, params.gamma, params.tol
     K = linear_kernel(X) if kernel == "linear" else rbf_kernel(X, gamma=gamma)
     n = X.shape[0]
     alpha = np.zeros(n)
@@ -265,16 +206,7 @@ def _last_argmax(values: np.ndarray) -> int:
     return values.size - 1 - int(np.argmax(values[::-1]))
 
 
-def plain_fan_smo(
-    X: np.ndarray,
-    y: np.ndarray,
-    *,
-    kernel: str = "rbf",
-    C: float = 1.0,
-    gamma: float = 1.0,
-    tol: float = 1e-3,
-    max_iter: int = DEFAULT_MAX_ITER,
-) -> SolverResult:
+def plain_fan_smo(X: np.ndarray, y: np.ndarray, **solver_params: object) -> SolverResult:
     """Fan, Chen and Lin's (2005) SMO, transcribed plainly from their pseudocode.
 
     Working-set selection WSS 2: ``i = argmax_{I_up} -y G``; then among
@@ -284,7 +216,8 @@ def plain_fan_smo(
     iteration: nothing is cached, so the cost per iteration is two kernel rows,
     as in the thesis's unoptimised version. Parameters as in :func:`keerthi_smo`.
     """
-    X, y, C, gamma, tol, max_iter = _check_problem(X, y, kernel, C, gamma, tol, max_iter)
+    X, y, params, max_iter = _check_problem(X, y, **solver_params)
+    kernel, C, gamma, tol = params.kernel, params.C, params.gamma, params.tol
     n = X.shape[0]
     # The diagonal enters every curvature a_it; LIBSVM keeps it too (QD).
     diag = np.ones(n) if kernel == "rbf" else np.einsum("ij,ij->i", X, X)

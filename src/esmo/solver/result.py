@@ -24,3 +24,31 @@ class SolverResult:
     max_iter_reached: bool
     stopped_early: bool = False
     objective: float = float("nan")
+
+
+@dataclass
+class Tracking:
+    """Per-configuration outcome of the early-stopping state machines of one run.
+
+    ``stop_iter`` is -1 for a configuration that never ran out of patience.
+    ``best_iter`` is 0 when no check ever improved on the start value.
+    Accuracies come from the incrementally updated decision values; test ones
+    are NaN without test data. ``best_alpha[k]`` and ``best_rho`` hold the best
+    iterate of the k-th configuration that asked for ``restore_best``.
+    ``eval_sums`` holds ``sum_i a_i y_i K(x_i, x)`` for the validation then test
+    points at the last iteration that tracked them (the stop, for a single
+    early-stopped fit). ``final_predictions`` holds, when asked for, the returned
+    model's predictions (+1 or -1) at the validation then test points: the signs
+    of fresh float64 decision values (:func:`esmo.solver.predictions.final_predictions`).
+    """
+
+    stop_iter: np.ndarray
+    val_accuracy: np.ndarray
+    test_accuracy: np.ndarray
+    best_iter: np.ndarray
+    best_val_accuracy: np.ndarray
+    best_test_accuracy: np.ndarray
+    best_alpha: np.ndarray
+    best_rho: np.ndarray
+    eval_sums: np.ndarray
+    final_predictions: np.ndarray | None = None

@@ -1,0 +1,68 @@
+"""Checks of the arrays an SMO run is given: clear errors before any compiled code runs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def as_labels(y: Any, n: int, name: str) -> np.ndarray:
+    """Labels in {-1, +1} as float64, one per row of the matching ``X`` (``n`` rows)."""
+    y = np.asarray(y)
+    if y.ndim != 1 or y.shape[0] != n:
+        raise ValueError(
+            f"{name} must be a 1-D array with one label per row of the matching X ({n}), "
+            f"got shape {y.shape}."
+        )
+    if not np.all((y == 1) | (y == -1)):
+        raise ValueError(
+            f"{name} must hold labels in {{-1, +1}}; map your two classes to -1/+1 first "
+            "(esmo.SMOClassifier does this for any two labels)."
+        )
+    return y.astype(np.float64)
+
+
+def as_features(X: Any, name: str, n_features: int | None = None) -> np.ndarray:
+    """A finite, C-contiguous float64 matrix, with ``n_features`` columns when given."""
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(
+            f"{name} must be a 2-D array (n_samples, n_features), got shape {X.shape}."
+        )
+    if n_features is not None and X.shape[1] != n_features:
+        raise ValueError(
+            f"{name} has {X.shape[1]} features but the training data has {n_features}; "
+            "pass arrays with the same columns."
+        )
+    if not np.isfinite(X).all():
+        raise ValueError(f"{name} contains NaN or infinity; impute or drop those values first.")
+    return X
+
+
+def as_problem(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
+    """The training arrays, checked: features, and labels of both classes."""
+    X = as_features(X, "X")
+    y = as_labels(y, X.shape[0], "y")
+    if y.size == 0 or np.all(y == y[0]):
+        raise ValueError("y holds a single class; SMO needs both -1 and +1 labels.")
+    return X, y
+
+
+def as_evaluation(
+    X_val: Any, y_val: Any, X_test: Any, y_test: Any, n_features: int
+) -> tuple[list[np.ndarray], np.ndarray, int]:
+    """The validation (then test) blocks, their labels concatenated, and the validation size."""
+    if X_val is None or y_val is None:
+        raise ValueError("Early stopping needs validation data: pass X_val and y_val.")
+    X_val = as_features(X_val, "X_val", n_features)
+    if X_val.shape[0] == 0:
+        raise ValueError("X_val is empty; early stopping needs at least one validation point.")
+    blocks, labels = [X_val], [as_labels(y_val, X_val.shape[0], "y_val")]
+    if (X_test is None) != (y_test is None):
+        raise ValueError("X_test was given without y_test (or the reverse); pass both or neither.")
+    if X_test is not None:
+        X_test = as_features(X_test, "X_test", n_features)
+        blocks.append(X_test)
+        labels.append(as_labels(y_test, X_test.shape[0], "y_test"))
+    return blocks, np.concatenate(labels), X_val.shape[0]

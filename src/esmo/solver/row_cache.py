@@ -1,0 +1,157 @@
+"""The kernel-row store the SMO loop reads from: rows computed on demand, kept while they fit.
+
+The solver needs, per iteration, the kernel rows ``K(x_i, .)`` and ``K(x_j, .)``
+of the working pair against the training points and, while it tracks early
+stopping, against the validation and test points too. Those rows live in one
+``float32`` (or ``float64``) array of *slots* that the solver fills the first
+time a point enters a working pair: short runs, the common case in a
+hyperparameter search, touch few rows, and filling all ``n`` rows up front cost
+more than many whole fits. When all rows fit the memory budget each keeps its
+slot; otherwise the most recently used ones stay, like LIBSVM's LRU kernel
+cache, so memory stays bounded for any ``n``.
+
+``float32`` is the default storage because LIBSVM stores ``Q`` in single
+precision (``Qfloat``): the same rounding is what makes our iteration counts
+agree with LIBSVM's, and it halves memory traffic in the solver's inner loops.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from esmo.solver.kernels import exp_nonpositive, kernel_matrix, rbf_exponents, sparse_dots
+from esmo.solver.params import SolverParams
+
+# rows per BLAS call when float64 storage fills every row up front; bounds the
+# float64 temporary to ``_CHUNK_ROWS * n_cols`` doubles
+_CHUNK_ROWS = 512
+
+
+class KernelRows(NamedTuple):
+    """Kernel rows of the training points against every column point, on demand.
+
+    A named tuple, so the compiled loop takes the store as one argument. The
+    columns are the training points, then the evaluation blocks. ``XT`` holds
+    them transposed, so a row is a sum of contiguous columns, and ``sq_all`` their
+    squared norms. ``X_all`` holds the rows' own points: the training points, or
+    with ``blas`` (float64 storage, which keeps BLAS products, see
+    :func:`build_kernel_rows`) every column point. ``data[slot_of[i]]`` is row
+    ``i`` when ``slot_of[i] >= 0``. The solver fills a slot the first time it
+    needs a row; with ``resident`` every row has a slot of its own, otherwise the
+    least recently used (``stamp``) is evicted when all are taken. ``clock`` holds
+    the use counter that orders the eviction and the number of slots taken.
+    """
+
+    X_all: np.ndarray
+    XT: np.ndarray
+    sq_all: np.ndarray
+    kernel_code: int
+    gamma: float
+    data: np.ndarray
+    slot_of: np.ndarray
+    owner: np.ndarray
+    stamp: np.ndarray
+    clock: np.ndarray
+    resident: bool
+    blas: bool
+
+
+def build_kernel_rows(
+    X_train: np.ndarray, X_eval: Sequence[np.ndarray], params: SolverParams
+) -> KernelRows:
+    """Prepare the on-demand row store: one slot per row if they fit ``cache_size_mb``, else LRU.
+
+    Rows run over the training points, then the blocks of ``X_eval`` (validation
+    and test points) in order. They are never filled up front: an SMO run reads
+    only the rows of the points that enter a working pair, often a small share of
+    ``n`` (LIBSVM computes rows on demand for the same reason), and a row costs
+    ``O(n_cols * nnz(x_i))``. Float32 storage (the default, LIBSVM's) rounds away
+    the last-bit differences between summation orders. Float64 storage exposes
+    them, so it keeps the BLAS products its reference results were computed with:
+    all rows up front with ``gemm`` when they fit, else ``gemv`` rows on demand.
+    """
+    code, gamma, dtype = params.kernel_code, params.gamma, params.kernel_dtype
+    blocks = [X_train, *X_eval]
+    n, n_cols = X_train.shape[0], sum(b.shape[0] for b in blocks)
+    itemsize = np.dtype(dtype).itemsize
+    budget = params.cache_size_mb * 2**20
+    sq_all = np.zeros(n_cols)
+    # the transposed columns are written block by block: no concatenated copy
+    XT = np.empty((X_train.shape[1], n_cols))
+    start = 0
+    for b in blocks:
+        XT[:, start : start + b.shape[0]] = b.T
+        if code == 1:
+            sq_all[start : start + b.shape[0]] = np.einsum("ij,ij->i", b, b)
+        start += b.shape[0]
+    blas = np.dtype(dtype) == np.float64
+    X_all = np.concatenate(blocks) if blas and len(blocks) > 1 else X_train
+    clock = np.zeros(2, dtype=np.int64)
+    if blas and n * n_cols * itemsize <= budget:
+        data = np.empty((n, n_cols), dtype=dtype)
+        for start in range(0, n, _CHUNK_ROWS):
+            stop = min(start + _CHUNK_ROWS, n)
+            data[start:stop] = kernel_matrix(X_train[start:stop], X_all, params.kernel, gamma)
+        slot_of = np.arange(n, dtype=np.int64)
+        stamp = np.zeros(n, np.int64)
+        return KernelRows(
+            X_all, XT, sq_all, code, gamma, data, slot_of, slot_of.copy(), stamp, clock, True, True
+        )
+    # two rows are the minimum: the working pair must be resident together
+    n_slots = int(max(2, min(n, budget // (n_cols * itemsize))))
+    return KernelRows(
+        X_all,
+        XT,
+        sq_all,
+        code,
+        gamma,
+        np.empty((n_slots, n_cols), dtype=dtype),
+        np.full(n, -1, dtype=np.int64),
+        np.full(n_slots, -1, dtype=np.int64),
+        np.full(n_slots, -1, dtype=np.int64),
+        clock,
+        n_slots == n,
+        blas,
+    )
+
+
+@numba.njit(cache=True)
+def get_row(rows, i, n_cols):
+    """Row ``i`` of the store ``rows`` (the first ``n_cols`` entries valid), computing it on a miss.
+
+    Free slots are handed out in order, without a search; once all are taken the
+    least recently used is evicted. Float32 storage computes the dot products
+    with :func:`~esmo.solver.kernels.sparse_dots`.
+    """
+    clock = rows.clock
+    clock[0] += 1
+    s = rows.slot_of[i]
+    if s >= 0:
+        rows.stamp[s] = clock[0]
+        return rows.data[s]
+    if clock[1] < rows.owner.shape[0]:
+        s = clock[1]
+        clock[1] += 1
+    else:
+        s = np.argmin(rows.stamp)  # the least recently used
+        rows.slot_of[rows.owner[s]] = -1
+    rows.owner[s] = i
+    rows.slot_of[i] = s
+    rows.stamp[s] = clock[0]
+    xi = rows.X_all[i]
+    if rows.blas:
+        dots = np.dot(rows.X_all[:n_cols], xi)
+    else:
+        dots = sparse_dots(xi, rows.XT, 0, n_cols)
+    row = rows.data[s]
+    if rows.kernel_code == 1:
+        rbf_exponents(dots, rows.sq_all[i], rows.sq_all, 0, rows.gamma)
+        exp_nonpositive(dots, row)
+    else:
+        for k in range(n_cols):
+            row[k] = dots[k]
+    return row

@@ -1,0 +1,288 @@
+"""Early-stopping tracking: the hook the SMO loop calls once per iteration while configurations run.
+
+K configurations (protocol section 5) are tracked at once, each a state
+machine: every ``interval`` (r) iterations it reads its objective (validation
+accuracy, or mean hinge loss) at the current iterate; an improvement by more
+than its ``tol`` resets its patience, and it stops at its ``patience + 1``-th
+check without one. Early stopping never changes the SMO path, only where it
+ends, so one run yields every configuration's stop exactly.
+
+Per iteration the validation and test decision values ``S`` (without ``rho``)
+move by the two changed alphas, in ``O(n_val + n_test)`` (:func:`advance`);
+they are never recomputed from scratch. A check (:func:`check`) adds ``rho``,
+the validation objective and ``O(1)`` state-machine work: the configurations
+are read only when one can improve or reach its deadline (:func:`check_bounds`).
+
+The state is a :class:`Tracker` of arrays, so the compiled loop passes it as one
+argument; its scalars live in ``counters`` and ``bars`` at the indices below.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from esmo.early_stopping import EarlyStoppingSet
+from esmo.solver.rho import calculate_rho
+
+# indices of Tracker.counters and Tracker.bars
+N_ACTIVE, NEXT_EVENT, NEXT_DEADLINE, LIMIT = 0, 1, 2, 3
+ACC_BAR, HINGE_BAR = 0, 1
+
+
+class Tracker(NamedTuple):
+    """Configurations, evaluation data and state of the tracked early-stopping state machines.
+
+    ``out_iter[c] = (stop_iter, best_iter)``, ``out_acc[c] = (val, test, best_val,
+    best_test)``. ``best_alpha[keep_row[c]]`` and ``best_rho[c]`` hold the best
+    iterate of every configuration with ``keep_row[c] >= 0`` (``restore_best``).
+    """
+
+    y_eval: np.ndarray
+    positive: np.ndarray
+    n_val: int
+    patience: np.ndarray
+    tol: np.ndarray
+    interval: np.ndarray
+    metric: np.ndarray
+    keep_row: np.ndarray
+    S: np.ndarray
+    best_obj: np.ndarray
+    deadline: np.ndarray
+    active: np.ndarray
+    intervals: np.ndarray
+    n_using: np.ndarray
+    out_iter: np.ndarray
+    out_acc: np.ndarray
+    best_alpha: np.ndarray
+    best_rho: np.ndarray
+    counters: np.ndarray
+    bars: np.ndarray
+    need_hinge: bool
+    stop_when_all_stopped: bool
+
+
+def make_tracker(
+    configs: EarlyStoppingSet, y_eval: np.ndarray, n_val: int, n: int, stop_when_all_stopped: bool
+) -> Tracker:
+    """A tracker of ``configs`` on the evaluation labels (validation then test), before the run."""
+    k = len(configs)
+    keep = np.cumsum(configs.restore_best) - 1
+    keep_row = np.where(configs.restore_best, keep, -1).astype(np.int64)
+    return Tracker(
+        y_eval=y_eval,
+        positive=y_eval > 0.0,
+        n_val=n_val,
+        patience=configs.patience,
+        tol=configs.tol,
+        interval=configs.interval,
+        metric=configs.metric,
+        keep_row=keep_row,
+        S=np.zeros(y_eval.shape[0]),
+        best_obj=np.empty(k),
+        deadline=np.empty(k, dtype=np.int64),
+        active=np.ones(k, dtype=np.bool_),
+        intervals=np.unique(configs.interval) if k else np.ones(1, dtype=np.int64),
+        n_using=np.zeros(max(1, np.unique(configs.interval).shape[0]), dtype=np.int64),
+        out_iter=np.empty((k, 2), dtype=np.int64),
+        out_acc=np.empty((k, 4)),
+        best_alpha=np.zeros((int(configs.restore_best.sum()), n)),
+        best_rho=np.zeros(k),
+        counters=np.array([k, 0, 0, 0], dtype=np.int64),
+        bars=np.empty(2),
+        need_hinge=bool(k > 0 and configs.metric.max() == 1),
+        stop_when_all_stopped=bool(stop_when_all_stopped),
+    )
+
+
+@numba.njit(cache=True, inline="always")
+def deadline_after(start, patience, interval, limit):
+    """``start + (patience + 1) interval``, or ``limit`` (never reached) when that is beyond it."""
+    if patience >= (limit - start) // interval:
+        return limit
+    return start + (patience + 1) * interval
+
+
+@numba.njit(cache=True)
+def check_bounds(tr):
+    """Bounds that tell a check whether any running configuration can change state.
+
+    An accuracy configuration improves only if ``acc - best > tol``, so only if
+    ``acc`` exceeds ``best + tol`` less rounding (1e-9 covers it: for tol >= 1 no
+    accuracy can improve); a hinge one only if ``hinge < best``. Without either,
+    only a configuration at its deadline changes: it stops.
+    """
+    acc_bar = np.inf
+    hinge_bar = -np.inf
+    next_deadline = tr.counters[LIMIT]
+    for c in range(tr.active.shape[0]):
+        if not tr.active[c]:
+            continue
+        if tr.metric[c] == 0:
+            acc_bar = min(acc_bar, tr.best_obj[c] + tr.tol[c] - 1e-9)
+        else:
+            hinge_bar = max(hinge_bar, tr.best_obj[c])
+        next_deadline = min(next_deadline, tr.deadline[c])
+    tr.bars[ACC_BAR] = acc_bar
+    tr.bars[HINGE_BAR] = hinge_bar
+    tr.counters[NEXT_DEADLINE] = next_deadline
+
+
+@numba.njit(cache=True)
+def start_tracking(tr, y, G, status, max_iter):
+    """Set every configuration at iteration 0 (all alphas 0): deadlines, the start values, bounds."""
+    n_cfg = tr.patience.shape[0]
+    tr.counters[LIMIT] = max_iter + 1
+    if n_cfg == 0:
+        return
+    rho0 = calculate_rho(y, G, status)
+    m = tr.y_eval.shape[0]
+    acc0 = eval_accuracy(tr.S, tr.y_eval, 0, tr.n_val, rho0)
+    tacc0 = eval_accuracy(tr.S, tr.y_eval, tr.n_val, m, rho0)
+    for c in range(n_cfg):
+        tr.deadline[c] = deadline_after(0, tr.patience[c], tr.interval[c], max_iter + 1)
+        tr.n_using[np.searchsorted(tr.intervals, tr.interval[c])] += 1
+        tr.best_obj[c] = 0.0 if tr.metric[c] == 0 else np.inf
+        tr.best_rho[c] = rho0
+        tr.out_iter[c, 0] = -1
+        tr.out_iter[c, 1] = 0
+        tr.out_acc[c, 0] = np.nan
+        tr.out_acc[c, 1] = np.nan
+        tr.out_acc[c, 2] = acc0
+        tr.out_acc[c, 3] = tacc0
+    tr.counters[NEXT_EVENT] = tr.intervals[0]
+    check_bounds(tr)
+
+
+@numba.njit(cache=True)
+def eval_accuracy(S, y_eval, start, stop, rho):
+    """Share of points in ``[start, stop)`` of the eval block that ``f = S - rho`` classifies right."""
+    correct = 0
+    for v in range(start, stop):
+        if (S[v] - rho > 0.0) == (y_eval[v] > 0.0):
+            correct += 1
+    return correct / (stop - start) if stop > start else np.nan
+
+
+@numba.njit(cache=True, inline="always")
+def advance(tr, Ki_ev, Kj_ev, ci, cj):
+    """Between checks: the decision values move by the two changed alphas."""
+    S = tr.S
+    for v in range(S.shape[0]):
+        S[v] += Ki_ev[v] * ci + Kj_ev[v] * cj
+
+
+@numba.njit(cache=True, inline="always")
+def evaluate_validation(tr, rho, Ki_ev, Kj_ev, ci, cj):
+    """Move the validation decision values; ``(accuracy, mean hinge loss)`` at ``rho``.
+
+    Branch-free passes (adding ``max(h, 0)`` equals adding only positive ``h``),
+    and the hinge loss (NaN otherwise) only when some configuration reads it.
+    """
+    S, y_eval, n_val = tr.S, tr.y_eval, tr.n_val
+    correct = 0
+    hinge = np.nan
+    if tr.need_hinge:
+        hinge_sum = 0.0
+        for v in range(n_val):
+            s = S[v] + Ki_ev[v] * ci + Kj_ev[v] * cj
+            S[v] = s
+            f = s - rho
+            yv = y_eval[v]
+            correct += (f > 0.0) == (yv > 0.0)
+            hinge_sum += max(1.0 - yv * f, 0.0)
+        hinge = hinge_sum / n_val
+    else:
+        positive = tr.positive
+        for v in range(n_val):
+            s = S[v] + Ki_ev[v] * ci + Kj_ev[v] * cj
+            S[v] = s
+            correct += (s - rho > 0.0) == positive[v]
+    return correct / n_val, hinge
+
+
+@numba.njit(cache=True, inline="always")
+def evaluate_test(tr, rho, Ki_ev, Kj_ev, ci, cj, count):
+    """Move the test decision values; their accuracy at ``rho`` if ``count`` (else NaN)."""
+    n_val = tr.n_val
+    S_te = tr.S[n_val:]
+    Ki_te = Ki_ev[n_val:]
+    Kj_te = Kj_ev[n_val:]
+    n_test = S_te.shape[0]
+    if not count:
+        for v in range(n_test):
+            S_te[v] += Ki_te[v] * ci + Kj_te[v] * cj
+        return np.nan
+    correct = 0
+    positive_te = tr.positive[n_val:]
+    for v in range(n_test):
+        s = S_te[v] + Ki_te[v] * ci + Kj_te[v] * cj
+        S_te[v] = s
+        correct += (s - rho > 0.0) == positive_te[v]
+    return correct / n_test if n_test > 0 else np.nan
+
+
+@numba.njit(cache=True)
+def record_check(tr, n_iter, acc, hinge, tacc, rho, alpha):
+    """Step the state machine of every configuration that checks at ``n_iter``."""
+    limit = tr.counters[LIMIT]
+    for c in range(tr.patience.shape[0]):
+        if not tr.active[c] or n_iter % tr.interval[c] != 0:
+            continue
+        if tr.metric[c] == 0:
+            obj = acc
+            improved = obj - tr.best_obj[c] > tr.tol[c]
+        else:
+            obj = hinge
+            improved = tr.best_obj[c] - obj > tr.tol[c]
+        if improved:
+            tr.best_obj[c] = obj
+            tr.deadline[c] = deadline_after(n_iter, tr.patience[c], tr.interval[c], limit)
+            tr.out_iter[c, 1] = n_iter
+            tr.out_acc[c, 2] = acc
+            tr.out_acc[c, 3] = tacc
+            if tr.keep_row[c] >= 0:
+                tr.best_alpha[tr.keep_row[c]] = alpha
+                tr.best_rho[c] = rho
+        elif tr.deadline[c] == n_iter:
+            tr.active[c] = False
+            tr.counters[N_ACTIVE] -= 1
+            tr.n_using[np.searchsorted(tr.intervals, tr.interval[c])] -= 1
+            tr.out_iter[c, 0] = n_iter
+            tr.out_acc[c, 0] = acc
+            tr.out_acc[c, 1] = tacc
+    check_bounds(tr)
+
+
+@numba.njit(cache=True, inline="always")
+def schedule_next_check(tr, n_iter):
+    """The next iteration that is a multiple of an interval still in use."""
+    next_event = tr.counters[LIMIT]
+    for u in range(tr.intervals.shape[0]):
+        if tr.n_using[u] > 0:
+            upcoming = (n_iter // tr.intervals[u] + 1) * tr.intervals[u]
+            if upcoming < next_event:
+                next_event = upcoming
+    tr.counters[NEXT_EVENT] = next_event
+
+
+@numba.njit(cache=True, inline="always")
+def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
+    """A check iteration: move the decision values, read the objectives, step the state machines.
+
+    Test points are counted only when some configuration's outcome is recorded.
+    Returns True when the run should end: every configuration has stopped and
+    the run is a real early-stopped fit (not a sweep run to convergence).
+    """
+    acc, hinge = evaluate_validation(tr, rho, Ki_ev, Kj_ev, ci, cj)
+    bars = tr.bars
+    scan = acc > bars[ACC_BAR] or hinge < bars[HINGE_BAR] or n_iter >= tr.counters[NEXT_DEADLINE]
+    tacc = evaluate_test(tr, rho, Ki_ev, Kj_ev, ci, cj, scan)
+    if scan:
+        record_check(tr, n_iter, acc, hinge, tacc, rho, alpha)
+    if tr.counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
+        return True
+    schedule_next_check(tr, n_iter)
+    return False
