@@ -146,7 +146,7 @@ def test_kernel_matrix_matches_sklearn(kernel):
         ({"C": 0.0}, "'C' parameter .* range \\(0.0, inf\\)"),
         ({"C": -1.0}, "'C' parameter"),
         ({"gamma": 0.0}, "'gamma' parameter"),
-        ({"kernel": "poly"}, "'kernel' parameter .* among {'linear', 'rbf'}"),
+        ({"kernel": "poly"}, "'kernel' parameter .* a str among"),
         ({"tol": 0.0}, "'tol' parameter"),
         ({"max_iter": -2}, "'max_iter' parameter .* \\[-1, inf\\)"),
     ],

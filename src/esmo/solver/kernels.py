@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import math
 
-import numba
 import numpy as np
 from sklearn.utils._param_validation import validate_parameter_constraints
 
+from esmo.solver.compile import jit
 from esmo.solver.params import KERNELS, SOLVER_CONSTRAINTS
 
 
@@ -76,7 +76,7 @@ _C = [1.0 / math.factorial(k) for k in range(14)]
 _C0, _C1, _C2, _C3, _C4, _C5, _C6, _C7, _C8, _C9, _C10, _C11, _C12, _C13 = _C
 
 
-@numba.njit(cache=True)
+@jit
 def exp_nonpositive(x, out):
     """``out[k] = exp(x[k])`` for ``x <= 0`` (1-D; ``out`` may be ``x`` or float32), vectorised.
 
@@ -110,7 +110,7 @@ def exp_nonpositive(x, out):
             ob[k] = p[k] * t[k] if xb[k] >= _EXP_MIN else 0.0
 
 
-@numba.njit(cache=True)
+@jit
 def sparse_dots(xi, XT, start, stop):
     """``x_i . x_k`` for the columns ``k`` in ``[start, stop)`` of ``XT`` (the points transposed).
 
@@ -154,7 +154,7 @@ def sparse_dots(xi, XT, start, stop):
     return dots
 
 
-@numba.njit(cache=True)
+@jit
 def rbf_exponents(dots, sq_i, sq_all, start, gamma):
     """Turn ``dots[k] = x_i . x_(start+k)`` into ``-gamma ||x_i - x_(start+k)||^2``, in place.
 

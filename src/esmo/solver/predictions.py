@@ -8,13 +8,13 @@ keeps such a sign only where a proven rounding bound says it is the fresh one.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from esmo.solver.compile import jit
 from esmo.solver.kernels import exp_nonpositive, rbf_exponents, sparse_dots
 
 
-@numba.njit(cache=True)
+@jit
 def fresh_decisions(X_rows, sq_rows, XT, sq_cols, start, stop, kernel_code, gamma, sv, coef, rho):
     """Float64 ``f(x) = sum_s coef_s K(x_s, x) - rho`` at the columns ``[start, stop)`` of ``XT``.
 
@@ -48,7 +48,7 @@ _SLACK = 4.0
 _U = 2.0**-53
 
 
-@numba.njit(cache=True)
+@jit
 def final_predictions(rows, sv, coef, n, rho, rows_hold_eval):
     """Predictions (+1 or -1) at the evaluation columns of the store ``rows``, as fresh signs.
 

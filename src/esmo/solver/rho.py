@@ -20,13 +20,14 @@ value by two shortcuts, each equal to :func:`calculate_rho` at that iteration:
 
 from __future__ import annotations
 
-import numba
 import numpy as np
+
+from esmo.solver.compile import jit
 
 LOWER, FREE, UPPER = 0, 1, 2
 
 
-@numba.njit(cache=True)
+@jit
 def calculate_rho(y, G, status):
     """LIBSVM's ``calculate_rho``: mean ``y_i G_i`` over free vectors, else the KKT midpoint."""
     nr_free = 0
@@ -54,7 +55,7 @@ def calculate_rho(y, G, status):
     return (ub + lb) / 2.0
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def move_free(free, free_at, n_free, k, old, new):
     """Keep the list of free vectors as vector ``k`` goes from status ``old`` to ``new``; new length."""
     if old != FREE and new == FREE:
@@ -69,7 +70,7 @@ def move_free(free, free_at, n_free, k, old, new):
     return n_free
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def rho_from_free_list(y, G, free, n_free):
     """The mean of ``y_t G_t`` over the ``n_free`` free vectors listed in ``free``."""
     sum_free = 0.0
@@ -78,7 +79,7 @@ def rho_from_free_list(y, G, free, n_free):
     return sum_free / n_free
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def rho_from_bounds(Gmax, lb):
     """With no free vector: the midpoint of the KKT bounds ``-Gmax = -m(a)`` and ``lb``."""
     return (lb - Gmax) / 2.0

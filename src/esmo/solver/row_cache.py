@@ -20,9 +20,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
+from esmo.solver.compile import jit
 from esmo.solver.kernels import exp_nonpositive, kernel_matrix, rbf_exponents, sparse_dots
 from esmo.solver.params import SolverParams
 
@@ -119,7 +119,7 @@ def build_kernel_rows(
     )
 
 
-@numba.njit(cache=True)
+@jit
 def get_row(rows, i, n_cols):
     """Row ``i`` of the store ``rows`` (the first ``n_cols`` entries valid), computing it on a miss.
 

@@ -29,10 +29,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import numba
 import numpy as np
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
+from esmo.solver.compile import jit
 from esmo.solver.inputs import as_evaluation, as_problem
 from esmo.solver.kernels import kernel_diagonal, kernel_matrix
 from esmo.solver.params import SolverParams
@@ -47,7 +47,7 @@ from esmo.solver.working_set import excluded_statuses, select_first_i, select_j
 _NO_CONFIGS = EarlyStoppingSet.of([])
 
 
-@numba.njit(cache=True)
+@jit
 def smo_loop(y, QD, C, tol, max_iter, rows, tr, low_excluded, up_excluded, alpha, G, status):
     """Run SMO from ``a = 0``; returns ``(n_iter, max_iter_reached)``.
 

@@ -21,10 +21,10 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from esmo.early_stopping import EarlyStoppingSet
+from esmo.solver.compile import jit
 from esmo.solver.rho import calculate_rho
 
 # indices of Tracker.counters and Tracker.bars
@@ -97,7 +97,7 @@ def make_tracker(
     )
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def deadline_after(start, patience, interval, limit):
     """``start + (patience + 1) interval``, or ``limit`` (never reached) when that is beyond it."""
     if patience >= (limit - start) // interval:
@@ -105,7 +105,7 @@ def deadline_after(start, patience, interval, limit):
     return start + (patience + 1) * interval
 
 
-@numba.njit(cache=True)
+@jit
 def check_bounds(tr):
     """Bounds that tell a check whether any running configuration can change state.
 
@@ -130,7 +130,7 @@ def check_bounds(tr):
     tr.counters[NEXT_DEADLINE] = next_deadline
 
 
-@numba.njit(cache=True)
+@jit
 def start_tracking(tr, y, G, status, max_iter):
     """Set every configuration at iteration 0 (all alphas 0): deadlines, the start values, bounds."""
     n_cfg = tr.patience.shape[0]
@@ -156,7 +156,7 @@ def start_tracking(tr, y, G, status, max_iter):
     check_bounds(tr)
 
 
-@numba.njit(cache=True)
+@jit
 def eval_accuracy(S, y_eval, start, stop, rho):
     """Share of points in ``[start, stop)`` of the eval block that ``f = S - rho`` classifies right."""
     correct = 0
@@ -166,7 +166,7 @@ def eval_accuracy(S, y_eval, start, stop, rho):
     return correct / (stop - start) if stop > start else np.nan
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def advance(tr, Ki_ev, Kj_ev, ci, cj):
     """Between checks: the decision values move by the two changed alphas."""
     S = tr.S
@@ -174,7 +174,7 @@ def advance(tr, Ki_ev, Kj_ev, ci, cj):
         S[v] += Ki_ev[v] * ci + Kj_ev[v] * cj
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def evaluate_validation(tr, rho, Ki_ev, Kj_ev, ci, cj):
     """Move the validation decision values; ``(accuracy, mean hinge loss)`` at ``rho``.
 
@@ -203,7 +203,7 @@ def evaluate_validation(tr, rho, Ki_ev, Kj_ev, ci, cj):
     return correct / n_val, hinge
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def evaluate_test(tr, rho, Ki_ev, Kj_ev, ci, cj, count):
     """Move the test decision values; their accuracy at ``rho`` if ``count`` (else NaN)."""
     n_val = tr.n_val
@@ -224,7 +224,7 @@ def evaluate_test(tr, rho, Ki_ev, Kj_ev, ci, cj, count):
     return correct / n_test if n_test > 0 else np.nan
 
 
-@numba.njit(cache=True)
+@jit
 def record_check(tr, n_iter, acc, hinge, tacc, rho, alpha):
     """Step the state machine of every configuration that checks at ``n_iter``."""
     limit = tr.counters[LIMIT]
@@ -256,7 +256,7 @@ def record_check(tr, n_iter, acc, hinge, tacc, rho, alpha):
     check_bounds(tr)
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def schedule_next_check(tr, n_iter):
     """The next iteration that is a multiple of an interval still in use."""
     next_event = tr.counters[LIMIT]
@@ -268,7 +268,7 @@ def schedule_next_check(tr, n_iter):
     tr.counters[NEXT_EVENT] = next_event
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
     """A check iteration: move the decision values, read the objectives, step the state machines.
 

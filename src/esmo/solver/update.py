@@ -13,14 +13,14 @@ collects the lower KKT bound that :func:`esmo.solver.rho.rho_from_bounds` needs.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from esmo.solver.compile import jit
 from esmo.solver.rho import FREE, LOWER, UPPER
 from esmo.solver.working_set import TAU
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def status_of(a, C):
     """LIBSVM's ``update_alpha_status``: at the upper bound, at the lower bound, or free."""
     if a >= C:
@@ -30,7 +30,7 @@ def status_of(a, C):
     return FREE
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def update_pair(ai, aj, yi, yj, Gi, Gj, quad, C):
     """New ``(a_i, a_j)``: the clipped two-variable step; ``quad = K_ii + K_jj - 2 K_ij``."""
     if quad <= 0.0:
@@ -76,7 +76,7 @@ def update_pair(ai, aj, yi, yj, Gi, Gj, quad, C):
     return ai, aj
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch):
     """``G += y (K_i c_i + K_j c_j)``, then ``(next i, m(a))`` from the updated gradient."""
     n = y.shape[0]
@@ -94,7 +94,7 @@ def update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch):
     return imax, Gmax
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def update_gradient_with_bounds(G, y, Ki, Kj, ci, cj, status):
     """As :func:`update_gradient`, and also the largest ``y_t G_t`` over ``I_low``: ``(i, m(a), lb)``."""
     Gmax = -np.inf

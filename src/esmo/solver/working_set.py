@@ -16,9 +16,9 @@ is no candidate: it compares false, so the scan skips it.
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 
+from esmo.solver.compile import jit
 from esmo.solver.rho import LOWER, UPPER
 
 #: Stand-in for a non-positive curvature ``K_ii + K_jj - 2 K_ij`` (Fan et al., 2005).
@@ -32,7 +32,7 @@ def excluded_statuses(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return low_excluded, up_excluded
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def select_first_i(y, G, status):
     """``(i, m(a))``: the argmax of ``-y_t G_t`` over ``I_up``, ties to the last index; -1 if empty."""
     Gmax = -np.inf
@@ -48,7 +48,7 @@ def select_first_i(y, G, status):
     return imax, Gmax
 
 
-@numba.njit(cache=True, inline="always")
+@jit(inline="always")
 def select_j(Gmax, QDi, Ki, y, G, QD, status, low_excluded, scratch, low_val):
     """``(j, max over I_low of y_t G_t)`` for the chosen ``i`` (``Gmax = m(a)``, row ``Ki``).
 

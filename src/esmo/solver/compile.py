@@ -1,0 +1,171 @@
+"""The solver's numba decorator: an on-disk cache keyed on the source of the whole package.
+
+numba's ``cache=True`` stamps each function's cache index with its own module's
+source file only, so a function compiled together with callees from other
+modules keeps their old machine code after those modules change (numba issue
+#1833). :func:`jit` is ``numba.njit`` with a cache whose stamp is a SHA-256 of
+every ``*.py`` file in this folder, read once at import: editing any of them
+invalidates every cached function of the package, and an unchanged package
+loads from the cache as before. The files go where numba puts them:
+``NUMBA_CACHE_DIR`` if set, else the ``__pycache__`` next to the module, else
+numba's user-wide cache folder.
+
+Use ``@jit`` or ``@jit(inline="always")`` (any ``numba.njit`` option but
+``cache``) in every module of this folder. The folder is found from this file,
+so a copy of it in another package caches that package the same way.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import os
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numba
+
+#: the folder whose sources key the cache: this module's package
+PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def source_digest(folder: Path) -> str:
+    """SHA-256 of the names and contents of every ``*.py`` file under *folder*."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*.py")):
+        data = path.read_bytes()
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        digest.update(len(data).to_bytes(8, "little") + data)
+    return digest.hexdigest()
+
+
+#: the stamp every cache index of the package is saved with and checked against
+SOURCE_DIGEST = source_digest(PACKAGE_DIR)
+
+
+def _package_cache_class(stamp: str) -> type | None:
+    """numba's per-function cache with *stamp* in place of the module's source stamp.
+
+    numba has no public way to choose what invalidates a cache, so this relies
+    on ``numba.core.caching`` internals, unchanged from numba 0.58 to 0.68:
+    ``_CacheLocator`` (the base of numba's own locators: ``ensure_cache_path``,
+    ``get_suitable_cache_subpath``; a cache index is valid only while
+    ``get_source_stamp()`` returns what it was saved with),
+    ``CompileResultCacheImpl._locator_classes`` (the locators tried in order)
+    and ``FunctionCache._impl_class``; :func:`jit` installs the cache as
+    ``Dispatcher._cache``, as ``Dispatcher.enable_caching`` does. Returns None
+    if any of these is missing, and :func:`jit` then compiles without a cache.
+    """
+    try:
+        from numba.core import caching, config
+        from numba.misc.appdirs import AppDirs
+
+        base = caching._CacheLocator
+        cache_base = caching.FunctionCache
+        impl_base = caching.CompileResultCacheImpl
+        if not (
+            hasattr(base, "get_suitable_cache_subpath")
+            and hasattr(base, "ensure_cache_path")
+            and hasattr(impl_base, "_locator_classes")
+            and hasattr(cache_base, "_impl_class")
+        ):
+            return None
+    except (ImportError, AttributeError):
+        return None
+
+    class PackageLocator(base):
+        """numba's locations (NUMBA_CACHE_DIR, in-tree, user-wide); the package digest as stamp."""
+
+        def __init__(self, py_func, py_file, cache_path):
+            self._py_file = py_file  # numba's cachability warning reads it
+            self._lineno = py_func.__code__.co_firstlineno
+            self._cache_path = cache_path
+
+        def get_cache_path(self):
+            return self._cache_path
+
+        def get_source_stamp(self):
+            return stamp
+
+        def get_disambiguator(self):
+            return str(self._lineno)
+
+        @classmethod
+        def from_function(cls, py_func, py_file):
+            if not os.path.exists(py_file):
+                return None
+            subpath = cls.get_suitable_cache_subpath(py_file)
+            folders = [os.path.join(os.path.dirname(py_file), "__pycache__")]
+            if config.CACHE_DIR:
+                folders.insert(0, os.path.join(config.CACHE_DIR, subpath))
+            user_wide = AppDirs(appname="numba", appauthor=False).user_cache_dir
+            folders.append(os.path.join(user_wide, subpath))
+            for folder in folders:
+                locator = cls(py_func, py_file, folder)
+                try:
+                    locator.ensure_cache_path()
+                except OSError:
+                    continue
+                return locator
+            return None
+
+    class PackageCacheImpl(impl_base):
+        _locator_classes = [PackageLocator]
+
+    class PackageFunctionCache(cache_base):
+        _impl_class = PackageCacheImpl
+
+    return PackageFunctionCache
+
+
+_CACHE_CLASS = _package_cache_class(SOURCE_DIGEST)
+if _CACHE_CLASS is None:
+    warnings.warn(
+        f"numba {numba.__version__}'s caching internals differ from 0.58-0.68: "
+        "the esmo solver compiles without an on-disk cache",
+        RuntimeWarning,
+        stacklevel=2,
+    )
+
+
+def _enable_cache(dispatcher: Any) -> None:
+    """Give *dispatcher* the package cache, or leave it uncached with a warning."""
+    if not hasattr(dispatcher, "py_func"):
+        return  # NUMBA_DISABLE_JIT: njit gave back the Python function
+    reason = None
+    if _CACHE_CLASS is None:
+        reason = "see the warning at import"
+    elif getattr(numba.config, "CACHE_LOCATOR_CLASSES", ""):
+        # numba >= 0.62 would pick these locators instead of ours
+        reason = "NUMBA_CACHE_LOCATOR_CLASSES is set"
+    elif not hasattr(getattr(dispatcher, "_cache", None), "load_overload"):
+        reason = "numba's Dispatcher has no _cache attribute"
+    else:
+        try:
+            dispatcher._cache = _CACHE_CLASS(dispatcher.py_func)
+            return
+        except Exception as exc:  # numba raises RuntimeError when no folder is writable
+            reason = f"{type(exc).__name__}: {exc}"
+    if _CACHE_CLASS is not None:
+        warnings.warn(
+            f"{dispatcher.py_func.__qualname__} compiles without an on-disk cache ({reason})",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+
+def jit(func: Callable | None = None, /, **options: Any) -> Any:
+    """``numba.njit(**options)`` with the package-keyed on-disk cache.
+
+    Use as ``@jit`` or ``@jit(inline="always")``; *options* are numba's, but
+    ``cache``, which this decorator owns.
+    """
+    if "cache" in options:
+        raise TypeError("jit always caches; do not pass cache=")
+    if func is None:
+        return functools.partial(jit, **options)
+    dispatcher = numba.njit(**options)(func)
+    _enable_cache(dispatcher)
+    return dispatcher
