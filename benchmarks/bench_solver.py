@@ -45,8 +45,9 @@ from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 
 from esmo.data.libsvm import load, minmax_normalise
-from esmo.early_stopping import EarlyStopping, EarlyStoppingSet, sweep_early_stopping
+from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.solver.smo import solve_smo
+from esmo.solver.sweep import sweep_early_stopping
 from esmo.tuning.sampling import sample_es_configs, sample_svm_configs
 
 DATASETS = [

@@ -14,12 +14,34 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from esmo.early_stopping import METRICS, EarlyStopping
+from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SOLVER_CONSTRAINTS, SolverParams
-from esmo.solver.smo import solve_smo
+from esmo.solver.result import SolverResult
+from esmo.solver.smo import run_smo
 
 _SOLVERS = ("fan", "keerthi", "fan_plain")
+
+
+def _binary_classes(y: np.ndarray) -> np.ndarray:
+    """The two classes of ``y``, or a clear error for any other target."""
+    # one type_of_target call (sklearn's check_classification_targets would make a
+    # second, ~0.2 ms: about as long as SMO on successive halving's small subsamples)
+    target = type_of_target(y, input_name="y", raise_unknown=True)
+    if target.startswith("continuous"):
+        raise ValueError(
+            f"Unknown label type: {target}. y looks like a regression target; "
+            "SMOClassifier needs discrete class labels."
+        )
+    if target != "binary":
+        raise ValueError(
+            "Only binary classification is supported. y holds more than two classes; "
+            "wrap SMOClassifier in sklearn.multiclass.OneVsRestClassifier."
+        )
+    classes = np.unique(y)
+    if classes.shape[0] != 2:
+        raise ValueError(f"y holds one class only ({classes.tolist()}); an SVM needs two classes.")
+    return classes
 
 
 class SMOClassifier(ClassifierMixin, BaseEstimator):
@@ -141,24 +163,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         """Train on ``(X, y)``; early stopping reads ``(X_val, y_val)`` or an internal split."""
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
-        # one type_of_target call (sklearn's check_classification_targets would make a
-        # second, ~0.2 ms: about as long as SMO on successive halving's small subsamples)
-        target = type_of_target(y, input_name="y", raise_unknown=True)
-        if target.startswith("continuous"):
-            raise ValueError(
-                f"Unknown label type: {target}. y looks like a regression target; "
-                "SMOClassifier needs discrete class labels."
-            )
-        if target != "binary":
-            raise ValueError(
-                "Only binary classification is supported. y holds more than two classes; "
-                "wrap SMOClassifier in sklearn.multiclass.OneVsRestClassifier."
-            )
-        self.classes_ = np.unique(y)
-        if self.classes_.shape[0] != 2:
-            raise ValueError(
-                f"y holds one class only ({self.classes_.tolist()}); an SVM needs two classes."
-            )
+        self.classes_ = _binary_classes(y)
         if self.solver != "fan" and self.early_stopping:
             raise ValueError(
                 f"early_stopping is only supported by solver='fan', not {self.solver!r}; "
@@ -174,39 +179,78 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
                 stacklevel=2,
             )
         y_int = self._encode(y, "y")
+        self.gamma_ = self._resolve_gamma(X)
+        params = SolverParams(
+            kernel=self.kernel,
+            C=self.C,
+            gamma=self.gamma_,
+            tol=self.tol,
+            max_iter=self.max_iter,
+            cache_size_mb=self.cache_size_mb,
+        )
+        validation = None
+        if self.early_stopping:
+            X, y_int, validation = self._validation_data(X, y_int, X_val, y_val)
+        # LIBSVM groups samples by class (classes_[0] first, order kept within a class)
+        order = np.argsort(-y_int, kind="stable")
+        result = self._solve(X[order], y_int[order], params, validation)
+        alpha = np.empty_like(result.alpha)
+        alpha[order] = result.alpha
+        self._set_model(X, y_int, alpha, result)
+        return self
+
+    def _resolve_gamma(self, X: np.ndarray) -> float:
+        """The RBF width: SVC's 'scale' (``1 / (d var(X))``) and 'auto' (``1 / d``), or the number."""
         if self.gamma == "scale":
             var = X.var()
-            gamma = 1.0 / (X.shape[1] * var) if var > 0 else 1.0
-        elif self.gamma == "auto":
-            gamma = 1.0 / X.shape[1]
-        else:
-            gamma = float(self.gamma)
-        self.gamma_ = gamma
+            return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+        if self.gamma == "auto":
+            return 1.0 / X.shape[1]
+        return float(self.gamma)
 
-        es = None
-        if self.early_stopping:
-            if X_val is None:
-                X, X_val, y_int, y_val_int = train_test_split(
-                    X,
-                    y_int,
-                    test_size=self.validation_fraction,
-                    stratify=y_int,
-                    random_state=self.random_state,
+    def _validation_data(
+        self, X: np.ndarray, y_int: np.ndarray, X_val: Any, y_val: Any
+    ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """The training part and ``(X_val, y_val)`` in internal signs: given, or split off."""
+        if X_val is None:
+            X, X_val, y_int, y_val_int = train_test_split(
+                X,
+                y_int,
+                test_size=self.validation_fraction,
+                stratify=y_int,
+                random_state=self.random_state,
+            )
+            if np.all(y_int == y_int[0]):
+                raise ValueError(
+                    "The training part left after the validation split holds a single class; "
+                    "lower validation_fraction or pass X_val and y_val."
                 )
-                if np.all(y_int == y_int[0]):
-                    raise ValueError(
-                        "The training part left after the validation split holds a single class; "
-                        "lower validation_fraction or pass X_val and y_val."
-                    )
-            else:
-                X_val = validate_data(self, X_val, dtype=np.float64, order="C", reset=False)
-                y_val = np.asarray(y_val)
-                if y_val.ndim != 1 or y_val.shape[0] != X_val.shape[0]:
-                    raise ValueError(
-                        f"y_val must be 1-D with one label per row of X_val ({X_val.shape[0]}), "
-                        f"got shape {y_val.shape}."
-                    )
-                y_val_int = self._encode(y_val, "y_val")
+            return X, y_int, (X_val, y_val_int)
+        X_val = validate_data(self, X_val, dtype=np.float64, order="C", reset=False)
+        y_val = np.asarray(y_val)
+        if y_val.ndim != 1 or y_val.shape[0] != X_val.shape[0]:
+            raise ValueError(
+                f"y_val must be 1-D with one label per row of X_val ({X_val.shape[0]}), "
+                f"got shape {y_val.shape}."
+            )
+        return X, y_int, (X_val, self._encode(y_val, "y_val"))
+
+    def _solve(
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        params: SolverParams,
+        validation: tuple[np.ndarray, np.ndarray] | None,
+    ) -> SolverResult:
+        """The chosen solver's result on samples grouped by class, as LIBSVM orders them."""
+        if self.solver != "fan":
+            from esmo.solver import reference
+
+            solve = reference.keerthi_smo if self.solver == "keerthi" else reference.plain_fan_smo
+            names = ("kernel", "C", "gamma", "tol", "max_iter")
+            return solve(X, y, **{name: getattr(params, name) for name in names})
+        es = None
+        if validation is not None:
             es = EarlyStopping(
                 patience=self.n_iter_no_change,
                 tol=self.es_tol,
@@ -214,41 +258,22 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
                 metric=self.es_metric,
                 restore_best=self.restore_best,
             )
+            return run_smo(
+                X,
+                y,
+                params,
+                configs=EarlyStoppingSet.of([es]),
+                X_val=validation[0],
+                y_val=validation[1],
+            )[0]
+        return run_smo(X, y, params)[0]
 
-        # LIBSVM groups samples by class (classes_[0] first, order kept within a class)
-        order = np.argsort(-y_int, kind="stable")
-        Xs, ys = X[order], y_int[order]
-        params = dict(
-            kernel=self.kernel, C=self.C, gamma=gamma, tol=self.tol, max_iter=self.max_iter
-        )
-        if self.solver == "fan":
-            if es is None:
-                result = solve_smo(Xs, ys, cache_size_mb=self.cache_size_mb, **params)
-            else:
-                result = solve_smo(
-                    Xs,
-                    ys,
-                    cache_size_mb=self.cache_size_mb,
-                    early_stopping=es,
-                    X_val=X_val,
-                    y_val=y_val_int,
-                    **params,
-                )
-        else:
-            from esmo.solver import reference as reference_solvers
-
-            solve = (
-                reference_solvers.keerthi_smo
-                if self.solver == "keerthi"
-                else reference_solvers.plain_fan_smo
-            )
-            result = solve(Xs, ys, **params)
-
-        alpha = np.empty_like(result.alpha)
-        alpha[order] = result.alpha
+    def _set_model(
+        self, X: np.ndarray, y_int: np.ndarray, alpha: np.ndarray, result: SolverResult
+    ) -> None:
+        """The fitted attributes, in SVC's orientation: positive values mean ``classes_[1]``."""
         self.support_ = np.flatnonzero(alpha > 0).astype(np.int32)
         self.support_vectors_ = X[self.support_]
-        # public orientation: positive decision values mean classes_[1]
         self.dual_coef_ = (-alpha[self.support_] * y_int[self.support_])[None, :]
         self.intercept_ = np.array([result.rho])
         self.rho_ = result.rho
@@ -260,9 +285,8 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
                 f"SMO stopped at max_iter={self.max_iter} before reaching tol={self.tol}; "
                 "raise max_iter or tol.",
                 ConvergenceWarning,
-                stacklevel=2,
+                stacklevel=3,
             )
-        return self
 
     def decision_function(self, X: Any) -> np.ndarray:
         """Signed distance-like score; >= 0 means ``classes_[1]``."""
