@@ -75,7 +75,7 @@ class FakeSVM:
     def fit(self, X, y, X_val=None, y_val=None):
         natural = round(100 * self.C)
         planned = natural // 2 if self.early_stopping else natural
-        self.n_iter_ = min(planned, self.max_iter)
+        self.n_iter_ = planned if self.max_iter == -1 else min(planned, self.max_iter)
         self.stopped_early_ = self.early_stopping and self.n_iter_ < natural
         first = self.early_stopping not in FakeSVM.compiled
         FakeSVM.compiled.add(self.early_stopping)

@@ -15,6 +15,7 @@ import pandas as pd
 
 from esmo.analysis.scoring import REFERENCE_ES_ID
 from esmo.early_stopping import EarlyStoppingSet
+from esmo.solver.params import SolverParams
 from esmo.solver.sweep import sweep_early_stopping
 
 #: Columns of a training-job table, in order (docs/architecture.md).
@@ -75,7 +76,7 @@ def sweep_chunk(
     max_iter: int,
     dataset: str,
     fold: int,
-    cache_size_mb: float = 1024.0,
+    cache_size_mb: float = SolverParams.cache_size_mb,
 ) -> pd.DataFrame:
     """Train each SVM configuration once and track every ES configuration.
 

@@ -35,6 +35,7 @@ from sklearn.svm import SVC
 
 from esmo.analysis.scoring import random_search_outcome, require_columns, score
 from esmo.estimators.smo_classifier import SMOClassifier
+from esmo.solver.params import SolverParams
 from esmo.tuning.search import SearchResult, random_search, successive_halving
 
 #: The four HPO methods of E3/E4, in the thesis's order.
@@ -179,7 +180,7 @@ def run_hpo_methods(
     es_config: Mapping[str, Any],
     *,
     methods: Sequence[str] = METHODS,
-    max_iter: int = 10_000_000,
+    max_iter: int = SolverParams.max_iter,
     random_state: int | None,
     estimator: Callable[..., Any] = SMOClassifier,
 ) -> pd.DataFrame:
@@ -360,7 +361,7 @@ def compare_solvers(
     gamma: float,
     tol: float,
     solvers: Sequence[str] = SOLVERS,
-    max_iter: int = 10_000_000,
+    max_iter: int = SolverParams.max_iter,
 ) -> pd.DataFrame:
     """Appendix A on one fold: iterations, seconds and test accuracy of each SMO solver.
 
@@ -390,7 +391,7 @@ def compare_solvers(
                 "n_iter": n_iter,
                 "seconds": seconds,
                 "test_accuracy": float(accuracy_score(y_te, model.predict(X_te))),
-                "max_iter_reached": bool(getattr(model, "max_iter_reached_", n_iter >= max_iter)),
+                "max_iter_reached": bool(getattr(model, "max_iter_reached_", 0 <= max_iter <= n_iter)),
             }
         )
     return pd.DataFrame(rows)
