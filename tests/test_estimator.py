@@ -74,7 +74,12 @@ def test_max_iter_warns_and_is_recorded():
         ({"gamma": 0.0}, "gamma"),
         ({"gamma": -1.0}, "gamma"),
         ({"kernel": "sigmoid"}, "kernel"),
-        ({"es_metric": "f1"}, "es_metric"),
+        ({"es_metric": "f1"}, "es_metric must be one of"),
+        ({"n_iter_no_change": -1}, "n_iter_no_change must hold non-negative integers"),
+        ({"n_iter_no_change": 2.5}, "n_iter_no_change must hold non-negative integers"),
+        ({"es_tol": np.inf}, "es_tol must be a non-negative finite number"),
+        ({"validation_interval": 0}, "validation_interval must hold positive integers"),
+        ({"restore_best": "yes"}, "restore_best must hold booleans"),
         ({"solver": "keerthi", "early_stopping": True}, "only supported by solver='fan'"),
     ],
 )

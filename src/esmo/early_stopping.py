@@ -3,7 +3,7 @@
 An :class:`EarlyStopping` is one configuration; an :class:`EarlyStoppingSet`
 holds K of them as parallel arrays, the form the solver tracks. Both, and the
 configuration tables of the workflow, are validated by one function,
-:func:`_validated`, so a rule and its message exist once.
+:func:`validate_configurations`, so a rule and its message exist once.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ class EarlyStopping:
     restore_best: bool = False
 
     def __post_init__(self) -> None:
-        arrays = _validated(
+        arrays = validate_configurations(
             {
                 "patience": [self.patience],
                 "tol": [self.tol],
@@ -81,7 +81,7 @@ class EarlyStoppingSet:
             "metric": self.metric,
             "restore_best": np.zeros(n, bool) if self.restore_best is None else self.restore_best,
         }
-        for name, a in _validated(given).items():
+        for name, a in validate_configurations(given).items():
             object.__setattr__(self, name, a)
 
     def __len__(self) -> int:
@@ -150,27 +150,44 @@ def _whole(values: Any, name: str, low: int, what: str) -> np.ndarray:
     return v.astype(np.int64)
 
 
-def _validated(given: dict[str, Any]) -> dict[str, np.ndarray]:
+#: How the rules name each field in their messages; a caller with other names passes its own.
+LABELS: dict[str, str] = {
+    "patience": "patience",
+    "tol": "tol (es_tol)",
+    "interval": "interval (the check interval r)",
+    "metric": "metric",
+    "restore_best": "restore_best",
+}
+
+
+def validate_configurations(
+    given: dict[str, Any], labels: dict[str, str] | None = None
+) -> dict[str, np.ndarray]:
     """The early-stopping rules, once: writable contiguous arrays of the solver's dtypes.
 
-    numba compiles (and caches) a second solver for read-only or other-typed
-    arrays, hence the copies.
+    ``given`` maps each field to a 1-D sequence; ``labels`` names the fields in
+    the messages (``SMOClassifier`` passes its parameter names). numba compiles
+    (and caches) a second solver for read-only or other-typed arrays, hence the
+    copies.
     """
+    label = {**LABELS, **(labels or {})}
     shapes = {name: np.shape(v) for name, v in given.items()}
     if len(set(shapes.values())) != 1 or len(shapes["patience"]) != 1:
         raise ValueError(
             "patience, tol, interval, metric and restore_best must be 1-D and of one length, "
             f"got shapes {shapes}."
         )
-    patience = _whole(given["patience"], "patience", 0, "non-negative integers")
-    interval = _whole(given["interval"], "interval (the check interval r)", 1, "positive integers")
+    patience = _whole(given["patience"], label["patience"], 0, "non-negative integers")
+    interval = _whole(given["interval"], label["interval"], 1, "positive integers")
     try:
         tol = np.array(given["tol"], dtype=np.float64)
     except (TypeError, ValueError):
-        raise ValueError(f"tol (es_tol) must hold numbers, got {given['tol']!r}.") from None
+        raise ValueError(f"{label['tol']} must hold numbers, got {given['tol']!r}.") from None
     ok = np.isfinite(tol) & (tol >= 0)
     if not ok.all():
-        raise ValueError(f"tol (es_tol) must be a non-negative finite number, got {tol[~ok][0]!r}.")
+        raise ValueError(
+            f"{label['tol']} must be a non-negative finite number, got {tol[~ok][0]!r}."
+        )
     metric = np.asarray(given["metric"])
     if metric.dtype.kind in "iu":
         codes = metric.astype(np.int64)
@@ -179,10 +196,10 @@ def _validated(given: dict[str, Any]) -> dict[str, np.ndarray]:
         codes = np.array([_CODES.get(str(m), -1) for m in metric], dtype=np.int64)
         unknown = codes < 0
     if unknown.any():
-        raise ValueError(f"metric must be one of {METRICS}, got {metric[unknown][0]!r}.")
+        raise ValueError(f"{label['metric']} must be one of {METRICS}, got {metric[unknown][0]!r}.")
     restore = np.asarray(given["restore_best"])
     if restore.size and restore.dtype != bool:
-        raise ValueError(f"restore_best must hold booleans, got {restore.ravel()[0]!r}.")
+        raise ValueError(f"{label['restore_best']} must hold booleans, got {restore.ravel()[0]!r}.")
     return {
         "patience": patience,
         "tol": tol,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from numbers import Integral, Real
+from numbers import Real
 from typing import Any
 
 import numpy as np
@@ -14,13 +14,26 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
+from esmo.early_stopping import (
+    METRICS,
+    EarlyStopping,
+    EarlyStoppingSet,
+    validate_configurations,
+)
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SOLVER_CONSTRAINTS, SolverParams
 from esmo.solver.result import SolverResult
 from esmo.solver.smo import run_smo
 
 _SOLVERS = ("fan", "keerthi", "fan_plain")
+# the estimator's name of each early-stopping field
+_ES_PARAMS = {
+    "n_iter_no_change": "patience",
+    "es_tol": "tol",
+    "validation_interval": "interval",
+    "es_metric": "metric",
+    "restore_best": "restore_best",
+}
 
 
 def _binary_classes(y: np.ndarray) -> np.ndarray:
@@ -100,11 +113,8 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         },
         "gamma": [StrOptions({"scale", "auto"}), *SOLVER_CONSTRAINTS["gamma"]],
         "early_stopping": ["boolean"],
-        "n_iter_no_change": [Interval(Integral, 0, None, closed="left")],
-        "es_tol": [Interval(Real, 0, None, closed="left")],
-        "validation_interval": [Interval(Integral, 1, None, closed="left")],
-        "es_metric": [StrOptions(set(METRICS))],
-        "restore_best": ["boolean"],
+        # checked in fit by the early-stopping rules (esmo.early_stopping), under these names
+        **dict.fromkeys(_ES_PARAMS, "no_validation"),
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "solver": [StrOptions(set(_SOLVERS))],
         "random_state": ["random_state"],
@@ -162,6 +172,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X: Any, y: Any, X_val: Any = None, y_val: Any = None) -> SMOClassifier:
         """Train on ``(X, y)``; early stopping reads ``(X_val, y_val)`` or an internal split."""
         self._validate_params()
+        es = self._early_stopping_config()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
         self.classes_ = _binary_classes(y)
         if self.solver != "fan" and self.early_stopping:
@@ -193,7 +204,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
             X, y_int, validation = self._validation_data(X, y_int, X_val, y_val)
         # LIBSVM groups samples by class (classes_[0] first, order kept within a class)
         order = np.argsort(-y_int, kind="stable")
-        result = self._solve(X[order], y_int[order], params, validation)
+        result = self._solve(X[order], y_int[order], params, es if validation else None, validation)
         alpha = np.empty_like(result.alpha)
         alpha[order] = result.alpha
         self._set_model(X, y_int, alpha, result)
@@ -235,11 +246,24 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
             )
         return X, y_int, (X_val, self._encode(y_val, "y_val"))
 
+    def _early_stopping_config(self) -> EarlyStopping:
+        """The early-stopping parameters as a configuration, checked by its rules under our names."""
+        fields = {field: [getattr(self, name)] for name, field in _ES_PARAMS.items()}
+        valid = validate_configurations(fields, labels={f: n for n, f in _ES_PARAMS.items()})
+        return EarlyStopping(
+            patience=int(valid["patience"][0]),
+            tol=float(valid["tol"][0]),
+            interval=int(valid["interval"][0]),
+            metric=METRICS[valid["metric"][0]],
+            restore_best=bool(valid["restore_best"][0]),
+        )
+
     def _solve(
         self,
         X: np.ndarray,
         y: np.ndarray,
         params: SolverParams,
+        es: EarlyStopping | None,
         validation: tuple[np.ndarray, np.ndarray] | None,
     ) -> SolverResult:
         """The chosen solver's result on samples grouped by class, as LIBSVM orders them."""
@@ -249,24 +273,10 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
             solve = reference.keerthi_smo if self.solver == "keerthi" else reference.plain_fan_smo
             names = ("kernel", "C", "gamma", "tol", "max_iter")
             return solve(X, y, **{name: getattr(params, name) for name in names})
-        es = None
-        if validation is not None:
-            es = EarlyStopping(
-                patience=self.n_iter_no_change,
-                tol=self.es_tol,
-                interval=self.validation_interval,
-                metric=self.es_metric,
-                restore_best=self.restore_best,
-            )
-            return run_smo(
-                X,
-                y,
-                params,
-                configs=EarlyStoppingSet.of([es]),
-                X_val=validation[0],
-                y_val=validation[1],
-            )[0]
-        return run_smo(X, y, params)[0]
+        if es is None or validation is None:
+            return run_smo(X, y, params)[0]
+        configs = EarlyStoppingSet.of([es])
+        return run_smo(X, y, params, configs=configs, X_val=validation[0], y_val=validation[1])[0]
 
     def _set_model(
         self, X: np.ndarray, y_int: np.ndarray, alpha: np.ndarray, result: SolverResult

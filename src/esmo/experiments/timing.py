@@ -391,7 +391,9 @@ def compare_solvers(
                 "n_iter": n_iter,
                 "seconds": seconds,
                 "test_accuracy": float(accuracy_score(y_te, model.predict(X_te))),
-                "max_iter_reached": bool(getattr(model, "max_iter_reached_", 0 <= max_iter <= n_iter)),
+                "max_iter_reached": bool(
+                    getattr(model, "max_iter_reached_", 0 <= max_iter <= n_iter)
+                ),
             }
         )
     return pd.DataFrame(rows)
