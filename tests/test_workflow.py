@@ -60,13 +60,23 @@ def test_half_targets_split_the_reproduction(tmp_path):
     assert timed["reproduction"] == 1
 
 
+def test_thesis_target_is_the_whole_reproduction(tmp_path):
+    """Today the thesis is the only paper: all = thesis + the shared data summary."""
+    everything = planned_jobs(tmp_path)
+    thesis = planned_jobs(tmp_path, "thesis")
+    assert everything.pop("all") == 1 and everything.pop("data_summary") == 1
+    assert thesis.pop("thesis") == 1
+    everything.pop("total"), thesis.pop("total")
+    assert thesis == everything
+
+
 def test_lint_has_no_findings(tmp_path):
     result = snakemake(tmp_path, "--lint")
     assert "Congratulations, your workflow is in a good condition!" in result.stdout + result.stderr
 
 
 def test_snakefmt_clean():
-    files = [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]
+    files = [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").rglob("*.smk"))]
     snakefmt = Path(sys.executable).with_name("snakefmt")
     result = subprocess.run(
         [str(snakefmt), "--check", *map(str, files)], capture_output=True, text=True, check=False
@@ -90,8 +100,8 @@ def reduced_run(tmp_path_factory):
 def test_reduced_config_runs_end_to_end(reduced_run):
     workdir, _ = reduced_run
     test_config = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
-    libsvm = list(dict.fromkeys(sum(test_config["experiments"].values(), [])))
-    blobs = [f"blobs-d{d}" for d in test_config["synthetic"]["dimensions"]]
+    libsvm = list(dict.fromkeys(sum(test_config["thesis"]["datasets"].values(), [])))
+    blobs = [f"blobs-d{d}" for d in test_config["thesis"]["synthetic"]["dimensions"]]
     for name in libsvm + blobs:
         with np.load(workdir / "results" / "data" / f"{name}.npz") as data:
             X, y = data["X"], data["y"]
@@ -175,7 +185,7 @@ def test_reduced_run_produces_e1_e2_and_appendix_b(reduced_run):
     workdir, _ = reduced_run
     results = workdir / "results"
     test_config = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
-    e1 = test_config["experiments"]["e1"]
+    e1 = test_config["thesis"]["datasets"]["e1"]
     for kind in ("pareto", "top", "selected", "best_per_beta", "wins"):
         for metric in ("accuracy", "hinge"):
             for kernel in ("linear", "rbf"):
@@ -211,7 +221,7 @@ def test_reduced_run_produces_e1_e2_and_appendix_b(reduced_run):
     assert (merged["n_iter"] <= merged["n_iter_ref"]).all()
     summary = pd.read_csv(results / "e2" / "summary.csv")
     assert set(summary["configuration"]) == {"reference", "j_low", "j_high", "j_avg"}
-    assert summary["dataset"].nunique() == len(test_config["synthetic"]["dimensions"])
+    assert summary["dataset"].nunique() == len(test_config["thesis"]["synthetic"]["dimensions"])
 
 
 def test_tables_do_not_depend_on_chunking_or_cores(reduced_run, tmp_path):
@@ -234,12 +244,12 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     for hpo in ("e3", "e4"):
         scores = pd.read_csv(results / hpo / "scores.csv")
         assert set(scores["method"]) == {"RS", "RS+ES", "SH", "SH+ES"}
-        assert (scores["n_folds"] == test_config["splits"]["runs"]).all()
+        assert (scores["n_folds"] == test_config["thesis"]["splits"]["runs"]).all()
         # the reference of every method is random search without early stopping
         rs = scores.set_index("method").loc["RS"]
         assert (scores["seconds_ref"] == rs["seconds"]).all()
         assert rs["win"] == 0.5
-        for dataset in test_config["experiments"][hpo]:
+        for dataset in test_config["thesis"]["datasets"][hpo]:
             assert (results / hpo / "figures" / f"{dataset}.png").stat().st_size > 1000
     j_r = pd.read_csv(results / "e4" / "selection.csv")
     assert len(j_r) == 1 and j_r["interval"].iloc[0] >= 1
@@ -253,12 +263,12 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     for figure in ("validation_curves", "decision_boundaries", "successive_halving"):
         assert (results / "illustrations" / "fourclass" / f"{figure}.png").stat().st_size > 1000
     halving = pd.read_csv(results / "illustrations" / "fourclass" / "successive_halving.csv")
-    k = min(8, test_config["sampling"]["n_svm_configs"])  # illustrations.n_halving = 8
+    k = min(8, test_config["thesis"]["sampling"]["n_svm_configs"])  # illustrations.n_halving = 8
     rounds = int(np.log2(k)) + 1
     assert halving.groupby("round").size().tolist() == [k // 2**t for t in range(rounds)]
 
     table = pd.read_csv(results / "reproduction.csv")
-    thesis = pd.read_csv(REPO / "workflow" / "data" / "thesis_values.csv")
+    thesis = pd.read_csv(REPO / "workflow" / "data" / "thesis" / "thesis_values.csv")
     assert list(table["key"]) == list(thesis["key"])
     ours = table.set_index("key")["ours"]
     assert ours[["j_low.patience", "j_high.patience", "j_r.interval"]].notna().all()

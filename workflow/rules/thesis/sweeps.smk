@@ -31,13 +31,13 @@ rule sweep:
         mem_mb=lambda wildcards: int(2000 + 2 * config["solver"]["cache_size_mb"]),
         runtime=240,
     params:
-        chunk_size=config["sweeps"]["chunk_size"],
+        chunk_size=THESIS["sweeps"]["chunk_size"],
         metrics=sweep_metrics,
         max_iter=config["solver"]["max_iter"],
         cache_size_mb=config["solver"]["cache_size_mb"],
         normalise=config["datasets"]["normalise"],
     script:
-        "../scripts/sweep.py"
+        "../../scripts/thesis/sweep.py"
 
 
 rule random_search:
@@ -56,4 +56,4 @@ rule random_search:
         mem_mb=4000,
         runtime=30,
     script:
-        "../scripts/random_search.py"
+        "../../scripts/thesis/random_search.py"

@@ -12,20 +12,20 @@ rule illustrations:
         curves_pdf="results/illustrations/{dataset}/validation_curves.pdf",
         curves_png=report(
             "results/illustrations/{dataset}/validation_curves.png",
-            caption="../report/illustration_curves.rst",
+            caption="../../report/thesis/illustration_curves.rst",
             category="Illustrations",
         ),
         boundaries_pdf="results/illustrations/{dataset}/decision_boundaries.pdf",
         boundaries_png=report(
             "results/illustrations/{dataset}/decision_boundaries.png",
-            caption="../report/illustration_boundaries.rst",
+            caption="../../report/thesis/illustration_boundaries.rst",
             category="Illustrations",
         ),
         halving="results/illustrations/{dataset}/successive_halving.csv",
         halving_pdf="results/illustrations/{dataset}/successive_halving.pdf",
         halving_png=report(
             "results/illustrations/{dataset}/successive_halving.png",
-            caption="../report/illustration_halving.rst",
+            caption="../../report/thesis/illustration_halving.rst",
             category="Illustrations",
         ),
     log:
@@ -37,12 +37,12 @@ rule illustrations:
         mem_mb=2000,
         runtime=30,
     params:
-        n_curves=config["illustrations"]["n_curves"],
-        gammas=config["illustrations"]["gammas"],
-        C=config["illustrations"]["C"],
-        n_halving=config["illustrations"]["n_halving"],
-        seed=config["e3"]["seed"],
+        n_curves=THESIS["illustrations"]["n_curves"],
+        gammas=THESIS["illustrations"]["gammas"],
+        C=THESIS["illustrations"]["C"],
+        n_halving=THESIS["illustrations"]["n_halving"],
+        seed=THESIS["hpo"]["seed"],
         max_iter=config["solver"]["max_iter"],
         normalise=config["datasets"]["normalise"],
     script:
-        "../scripts/illustrations.py"
+        "../../scripts/thesis/illustrations.py"

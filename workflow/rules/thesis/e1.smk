@@ -11,8 +11,8 @@ rule e1_analysis:
     input:
         outcomes=expand(
             "results/sweeps/es/{dataset}/{kernel}/outcome.csv",
-            dataset=config["experiments"]["e1"],
-            kernel=config["sweeps"]["kernels"],
+            dataset=THESIS["datasets"]["e1"],
+            kernel=THESIS["sweeps"]["kernels"],
         ),
         es="results/configs/es.csv",
     output:
@@ -20,7 +20,7 @@ rule e1_analysis:
         scores="results/e1/scores.csv",
         selection=report(
             "results/e1/selection.csv",
-            caption="../report/e1_selection.rst",
+            caption="../../report/thesis/e1_selection.rst",
             category="E1 and appendix B",
             subcategory="Tables",
         ),
@@ -28,19 +28,19 @@ rule e1_analysis:
         wins="results/e1/wins.csv",
         wilcoxon=report(
             "results/e1/wilcoxon.csv",
-            caption="../report/e1_wilcoxon.rst",
+            caption="../../report/thesis/e1_wilcoxon.rst",
             category="E1 and appendix B",
             subcategory="Tables",
         ),
         table_5_1=report(
             "results/e1/table_5_1.csv",
-            caption="../report/e1_table_5_1.rst",
+            caption="../../report/thesis/e1_table_5_1.rst",
             category="E1 and appendix B",
             subcategory="Tables",
         ),
         table_5_2=report(
             "results/e1/table_5_2.csv",
-            caption="../report/e1_table_5_2.rst",
+            caption="../../report/thesis/e1_table_5_2.rst",
             category="E1 and appendix B",
             subcategory="Tables",
         ),
@@ -53,15 +53,15 @@ rule e1_analysis:
         mem_mb=4000,
         runtime=30,
     params:
-        kernels=config["sweeps"]["kernels"],
-        metrics=config["sweeps"]["metrics"],
-        beta=config["scoring"]["beta"],
-        betas=config["scoring"]["betas"],
-        alpha=config["scoring"]["alpha"],
-        top_n=config["scoring"]["top_n"],
+        kernels=THESIS["sweeps"]["kernels"],
+        metrics=THESIS["sweeps"]["metrics"],
+        beta=THESIS["scoring"]["beta"],
+        betas=THESIS["scoring"]["betas"],
+        alpha=THESIS["scoring"]["alpha"],
+        top_n=THESIS["scoring"]["top_n"],
         groups=complexity_groups(),
     script:
-        "../scripts/e1_analysis.py"
+        "../../scripts/thesis/e1_analysis.py"
 
 
 rule e1_figure:
@@ -77,7 +77,7 @@ rule e1_figure:
         pdf="results/e1/figures/{e1_figure}_{metric}_{kernel}.pdf",
         png=report(
             "results/e1/figures/{e1_figure}_{metric}_{kernel}.png",
-            caption="../report/e1_figure.rst",
+            caption="../../report/thesis/e1_figure.rst",
             category="E1 and appendix B",
             subcategory="{metric}, {kernel}",
         ),
@@ -91,7 +91,7 @@ rule e1_figure:
         runtime=10,
     params:
         kind=lambda wildcards: wildcards.e1_figure,
-        datasets=config["experiments"]["e1"],
-        beta=config["scoring"]["beta"],
+        datasets=THESIS["datasets"]["e1"],
+        beta=THESIS["scoring"]["beta"],
     script:
-        "../scripts/sweep_figure.py"
+        "../../scripts/thesis/sweep_figure.py"

@@ -6,7 +6,7 @@ rule e4_selection:
     input:
         outcomes=expand(
             "results/sweeps/es_interval/{dataset}/rbf/outcome.csv",
-            dataset=config["experiments"]["e1"],
+            dataset=THESIS["datasets"]["e1"],
         ),
         es="results/configs/es_interval.csv",
     output:
@@ -14,7 +14,7 @@ rule e4_selection:
         scores="results/e4/interval_scores.csv",
         selection=report(
             "results/e4/selection.csv",
-            caption="../report/e4_selection.rst",
+            caption="../../report/thesis/e4_selection.rst",
             category="E3 and E4",
         ),
     log:
@@ -26,7 +26,7 @@ rule e4_selection:
         mem_mb=4000,
         runtime=30,
     params:
-        beta=config["scoring"]["beta"],
-        datasets=config["experiments"]["e1"],
+        beta=THESIS["scoring"]["beta"],
+        datasets=THESIS["datasets"]["e1"],
     script:
-        "../scripts/e4_selection.py"
+        "../../scripts/thesis/e4_selection.py"

@@ -17,7 +17,7 @@ rule e2_analysis:
         scores="results/e2/scores.csv",
         summary=report(
             "results/e2/summary.csv",
-            caption="../report/e2_summary.rst",
+            caption="../../report/thesis/e2_summary.rst",
             category="E2",
         ),
     log:
@@ -29,10 +29,10 @@ rule e2_analysis:
         mem_mb=2000,
         runtime=10,
     params:
-        beta=config["scoring"]["beta"],
-        betas=config["scoring"]["betas"],
+        beta=THESIS["scoring"]["beta"],
+        betas=THESIS["scoring"]["betas"],
     script:
-        "../scripts/e2_analysis.py"
+        "../../scripts/thesis/e2_analysis.py"
 
 
 rule e2_figure:
@@ -46,7 +46,7 @@ rule e2_figure:
         pdf="results/e2/figures/{e2_figure}_accuracy_rbf.pdf",
         png=report(
             "results/e2/figures/{e2_figure}_accuracy_rbf.png",
-            caption="../report/e2_figure.rst",
+            caption="../../report/thesis/e2_figure.rst",
             category="E2",
         ),
     log:
@@ -60,6 +60,6 @@ rule e2_figure:
     params:
         kind=lambda wildcards: wildcards.e2_figure,
         datasets=blob_datasets(),
-        beta=config["scoring"]["beta"],
+        beta=THESIS["scoring"]["beta"],
     script:
-        "../scripts/sweep_figure.py"
+        "../../scripts/thesis/sweep_figure.py"

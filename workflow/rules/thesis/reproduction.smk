@@ -2,9 +2,9 @@
 
 
 rule reproduction:
-    """Thesis values (workflow/data/thesis_values.csv) joined with this run's results."""
+    """Thesis values (workflow/data/thesis/thesis_values.csv) joined with this run's results."""
     input:
-        thesis=workflow.source_path("../data/thesis_values.csv"),
+        thesis=workflow.source_path("../../data/thesis/thesis_values.csv"),
         e1_selection="results/e1/selection.csv",
         table_5_1="results/e1/table_5_1.csv",
         wilcoxon="results/e1/wilcoxon.csv",
@@ -15,12 +15,12 @@ rule reproduction:
     output:
         table=report(
             "results/reproduction.csv",
-            caption="../report/reproduction.rst",
+            caption="../../report/thesis/reproduction.rst",
             category="Reproduction",
         ),
         html=report(
             "results/reproduction.html",
-            caption="../report/reproduction.rst",
+            caption="../../report/thesis/reproduction.rst",
             category="Reproduction",
         ),
     log:
@@ -32,4 +32,4 @@ rule reproduction:
         mem_mb=1000,
         runtime=5,
     script:
-        "../scripts/reproduction.py"
+        "../../scripts/thesis/reproduction.py"
