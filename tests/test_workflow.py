@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from esmo.analysis.scoring import SELECTION_COLUMNS
 from esmo.data.libsvm import REGISTRY, array_digest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -253,6 +254,10 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
             assert (results / hpo / "figures" / f"{dataset}.png").stat().st_size > 1000
     j_r = pd.read_csv(results / "e4" / "selection.csv")
     assert len(j_r) == 1 and j_r["interval"].iloc[0] >= 1
+    # one layout for every selection table: E4's j_r as E1's j_low/j_high/j_avg
+    assert list(j_r.columns) == SELECTION_COLUMNS
+    assert list(pd.read_csv(results / "e1" / "selection.csv").columns) == SELECTION_COLUMNS
+    assert j_r[["group", "kernel", "metric"]].values.tolist() == [["r", "rbf", "accuracy"]]
 
     solvers = pd.read_csv(results / "appendix_a" / "solvers.csv")
     assert set(solvers["solver"]) == {"keerthi", "fan_plain", "fan", "libsvm"}

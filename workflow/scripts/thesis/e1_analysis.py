@@ -8,7 +8,7 @@ from esmo.analysis.scoring import (
     best_per_beta,
     count_wins,
     scores_against_reference,
-    select_configurations,
+    selection_table,
     top_configurations,
     wins_per_beta,
 )
@@ -24,14 +24,12 @@ with job_log(snakemake.log[0], "E1 analysis"):
     scores = scores_against_reference(outcome, p.betas)
     scores.to_csv(out.scores, index=False)
 
-    selections, tops, tests, wins = [], [], [], []
+    selection_table(
+        scores, p.groups, p.beta, es_table, kernels=p.kernels, metrics=p.metrics
+    ).to_csv(out.selection, index=False)
+    tops, tests, wins = [], [], []
     for kernel in p.kernels:
         for metric in p.metrics:
-            selections.append(
-                select_configurations(
-                    scores, p.groups, p.beta, kernel, metric, es_table=es_table
-                ).assign(kernel=kernel, metric=metric)
-            )
             tops.append(
                 top_configurations(scores, p.beta, kernel, metric, n=p.top_n).assign(
                     kernel=kernel, metric=metric
@@ -40,7 +38,6 @@ with job_log(snakemake.log[0], "E1 analysis"):
             wins.append(
                 count_wins(scores, p.beta, kernel, metric).assign(kernel=kernel, metric=metric)
             )
-    pd.concat(selections, ignore_index=True).to_csv(out.selection, index=False)
     pd.concat(tops, ignore_index=True).to_csv(out.top, index=False)
     pd.concat(wins, ignore_index=True).to_csv(out.wins, index=False)
 

@@ -4,7 +4,7 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.scoring import scores_against_reference
+from esmo.analysis.scoring import scores_against_reference, selected_configurations
 from esmo.experiments.job_log import job_log
 
 with job_log(snakemake.log[0], "E2 analysis"):
@@ -13,8 +13,7 @@ with job_log(snakemake.log[0], "E2 analysis"):
     outcome.to_csv(snakemake.output.outcome, index=False)
     scores = scores_against_reference(outcome, p.betas)
     scores.to_csv(snakemake.output.scores, index=False)
-    selection = pd.read_csv(snakemake.input.selection)
-    selection = selection[(selection["kernel"] == "rbf") & (selection["metric"] == "accuracy")]
+    selection = selected_configurations(pd.read_csv(snakemake.input.selection), "rbf", "accuracy")
     at_beta = scores[(scores["beta"] == p.beta) & (scores["metric"] == "accuracy")]
     # j_low and j_avg may be one configuration: keep a row per name, not per es_id
     named = [("reference", -1)] + [

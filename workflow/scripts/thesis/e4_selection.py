@@ -4,7 +4,7 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.scoring import scores_against_reference, select_configurations
+from esmo.analysis.scoring import scores_against_reference, selection_table
 from esmo.experiments.job_log import job_log
 
 with job_log(snakemake.log[0], "E4 selection"):
@@ -13,13 +13,8 @@ with job_log(snakemake.log[0], "E4 selection"):
     outcome.to_csv(snakemake.output.outcome, index=False)
     scores = scores_against_reference(outcome, [p.beta])
     scores.to_csv(snakemake.output.scores, index=False)
-    selection = select_configurations(
-        scores,
-        {"r": p.datasets},
-        p.beta,
-        "rbf",
-        "accuracy",
-        es_table=pd.read_csv(snakemake.input.es),
-    )
+    # j_r: one group of every E1 dataset, RBF and accuracy, in the layout of E1's selection
+    es_table = pd.read_csv(snakemake.input.es)
+    selection = selection_table(scores, {"r": p.datasets}, p.beta, es_table)
     selection.to_csv(snakemake.output.selection, index=False)
     logging.info("j_r: %s", selection.to_dict("records"))

@@ -4,6 +4,7 @@ import logging
 
 import pandas as pd
 
+from esmo.analysis.scoring import selected_configuration
 from esmo.data.splits import load_fold
 from esmo.experiments.job_log import job_log
 from esmo.experiments.timing import run_hpo_methods
@@ -13,10 +14,8 @@ with job_log(snakemake.log[0], "HPO methods"):
     fold = int(snakemake.wildcards.fold)
     parts = load_fold(snakemake.input.data, snakemake.input.splits, fold, p.normalise)
     configs = pd.read_csv(snakemake.input.svm).sort_values("config_id").head(p.n_configs)
-    selection = pd.read_csv(snakemake.input.selection)
-    if "kernel" in selection:  # E1's table holds every kernel and objective
-        selection = selection[(selection["kernel"] == "rbf") & (selection["metric"] == "accuracy")]
-    chosen = selection[selection["group"] == p.group].iloc[0]
+    # j_high of E1's selection (E3) or j_r of E4's, both RBF and accuracy
+    chosen = selected_configuration(pd.read_csv(snakemake.input.selection), p.group)
     es_config = {key: chosen[key] for key in ("patience", "es_tol", "interval")}
     table = run_hpo_methods(
         *parts, configs, es_config, max_iter=p.max_iter, random_state=p.seed + fold

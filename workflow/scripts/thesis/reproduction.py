@@ -13,6 +13,7 @@ from esmo.analysis.reproduction import (
     solver_values,
     to_report_html,
 )
+from esmo.analysis.scoring import selected_configuration, selected_configurations
 from esmo.experiments.job_log import job_log
 
 
@@ -26,11 +27,10 @@ with job_log(snakemake.log[0], "reproduction table"):
     thesis = load_thesis_values(inp.thesis)
     ours: dict[str, float] = {}
 
-    selection = pd.read_csv(inp.e1_selection)
-    rbf = selection[(selection["kernel"] == "rbf") & (selection["metric"] == "accuracy")]
+    rbf = selected_configurations(pd.read_csv(inp.e1_selection), "rbf", "accuracy")
     for row in rbf.itertuples(index=False):
         ours |= es_configuration_values(f"j_{row.group}", patience=row.patience, es_tol=row.es_tol)
-    j_r = pd.read_csv(inp.e4_selection).iloc[0]
+    j_r = selected_configuration(pd.read_csv(inp.e4_selection), "r")
     ours |= es_configuration_values(
         "j_r", patience=j_r["patience"], es_tol=j_r["es_tol"], interval=j_r["interval"]
     )

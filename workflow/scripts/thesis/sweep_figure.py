@@ -10,6 +10,7 @@ matplotlib.use("Agg")
 import pandas as pd
 
 from esmo.analysis import plotting
+from esmo.analysis.scoring import selected_configurations
 from esmo.experiments.job_log import job_log
 
 with job_log(snakemake.log[0], "figure"):
@@ -30,8 +31,7 @@ with job_log(snakemake.log[0], "figure"):
         )
         fig = plotting.plot_selected_configurations(outcome, labels, beta=p.beta, **common)
     elif p.kind == "selected":
-        sel = pd.read_csv(inp.selection)
-        sel = sel[(sel["kernel"] == kernel) & (sel["metric"] == metric)]
+        sel = selected_configurations(pd.read_csv(inp.selection), kernel, metric)
         labels = plotting.configuration_labels(
             es_table, sel["es_id"].tolist(), prefix=[f"j_{g}" for g in sel["group"]]
         )
@@ -43,8 +43,7 @@ with job_log(snakemake.log[0], "figure"):
         wins = wins[(wins["kernel"] == kernel) & (wins["metric"] == metric)]
         fig = plotting.plot_win_histogram(wins, n_datasets=len(p.datasets))
     elif p.kind == "score_by_dimension":
-        sel = pd.read_csv(inp.selection)
-        sel = sel[(sel["kernel"] == kernel) & (sel["metric"] == metric)]
+        sel = selected_configurations(pd.read_csv(inp.selection), kernel, metric)
         labels = plotting.configuration_labels(
             es_table, sel["es_id"].tolist(), prefix=[f"j_{g}" for g in sel["group"]]
         )
