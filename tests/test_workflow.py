@@ -32,9 +32,9 @@ def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.Compl
     return result
 
 
-def planned_jobs(workdir: Path, *targets: str) -> dict[str, int]:
-    """Jobs per rule of a dry run of the full config (the table ``snakemake -n`` prints)."""
-    out = snakemake(workdir, "-n", "--cores", "2", *targets).stdout
+def planned_jobs(workdir: Path, *args: str) -> dict[str, int]:
+    """Jobs per rule of a dry run (the table ``snakemake -n`` prints); args: targets, options."""
+    out = snakemake(workdir, "-n", "--cores", "2", *args).stdout
     return {
         line.split()[0]: int(line.split()[1])
         for line in out.splitlines()
@@ -53,7 +53,9 @@ def test_dry_run_of_the_full_config(tmp_path):
 
 def test_half_targets_split_the_reproduction(tmp_path):
     sweeps_only = planned_jobs(tmp_path, "e1_e2")
-    assert sweeps_only["e1_analysis"] == 1 and sweeps_only["e2_analysis"] == 1
+    e1_rules = ["e1_outcome", "e1_scores", "e1_selection", "e1_top", "e1_wins", "e1_wilcoxon"]
+    for rule in [*e1_rules, "e1_table_5_1", "e1_table_5_2", "e2_analysis"]:
+        assert sweeps_only[rule] == 1, rule
     assert "hpo_methods" not in sweeps_only and "appendix_a_run" not in sweeps_only
     timed = planned_jobs(tmp_path, "e3_e4")
     # 2 datasets x 5 runs x (E3, E4's rerun); appendix A's 5 runs
@@ -223,6 +225,15 @@ def test_reduced_run_produces_e1_e2_and_appendix_b(reduced_run):
     summary = pd.read_csv(results / "e2" / "summary.csv")
     assert set(summary["configuration"]) == {"reference", "j_low", "j_high", "j_avg"}
     assert summary["dataset"].nunique() == len(test_config["thesis"]["synthetic"]["dimensions"])
+
+
+def test_one_setting_reruns_only_its_products(reduced_run, tmp_path):
+    """E1's products are separate rules: a new top_n redoes the top table and its figures only."""
+    workdir, configs = reduced_run
+    top_n = tmp_path / "top_n.yaml"
+    top_n.write_text(yaml.safe_dump({"thesis": {"scoring": {"top_n": 2}}}))
+    jobs = planned_jobs(workdir, "--configfile", *configs, str(top_n))
+    assert jobs == {"e1_top": 1, "e1_figure": 4, "all": 1, "total": 6}
 
 
 def test_tables_do_not_depend_on_chunking_or_cores(reduced_run, tmp_path):
