@@ -38,7 +38,7 @@ def planned_jobs(workdir: Path, *args: str) -> dict[str, int]:
     return {
         line.split()[0]: int(line.split()[1])
         for line in out.splitlines()
-        if len(line.split()) == 2 and line.split()[1].isdigit()
+        if len(line.split()) == 2 and line.split()[1].isdigit() and ":" not in line
     }
 
 
@@ -241,7 +241,7 @@ def test_tables_do_not_depend_on_chunking_or_cores(reduced_run, tmp_path):
     workdir, configs = reduced_run
     target = "results/sweeps/es/fourclass/rbf/outcome.csv"
     whole = tmp_path / "chunking.yaml"
-    whole.write_text(yaml.safe_dump({"sweeps": {"chunk_size": 1000}}))
+    whole.write_text(yaml.safe_dump({"thesis": {"sweeps": {"chunk_size": 1000}}}))
     snakemake(tmp_path, target, "--cores", "1", "--configfile", *configs, str(whole))
     ours = pd.read_csv(tmp_path / target)
     theirs = pd.read_csv(workdir / target)
