@@ -20,6 +20,17 @@ def _load(name: str) -> dict:
     return yaml.safe_load((REPO / "config" / name).read_text())
 
 
+def _merged(base: dict, override: dict) -> dict:
+    """``override`` merged into ``base`` key by key, as Snakemake merges config files."""
+    out = copy.deepcopy(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merged(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
 def _validated(config: dict) -> dict:
     config = copy.deepcopy(config)
     validate(config, SCHEMA)
@@ -51,13 +62,30 @@ def test_schema_documents_and_bounds_every_key():
         walk(sub, key)
 
 
+def test_shared_sections_and_one_section_per_paper():
+    """datasets and solver are shared; every thesis key is under thesis."""
+    config = _load("config.yaml")
+    assert list(config) == ["datasets", "solver", "thesis"]
+    assert list(config["thesis"]) == [
+        "datasets",
+        "synthetic",
+        "splits",
+        "search_space",
+        "sampling",
+        "sweeps",
+        "scoring",
+        "hpo",
+        "appendix_a",
+        "illustrations",
+    ]
+
+
 def test_reduced_config_merges_into_a_valid_config():
-    merged = _load("config.yaml")
-    for section, values in _load("test.yaml").items():
-        merged[section] = {**merged[section], **values}
-    config = _validated(merged)
-    assert config["splits"]["runs"] == 2
-    assert config["experiments"]["e1"] == ["fourclass", "breast-cancer", "diabetes"]
+    config = _validated(_merged(_load("config.yaml"), _load("test.yaml")))
+    thesis = config["thesis"]
+    assert thesis["splits"] == {"n_folds": 5, "runs": 2, "seed": 0}
+    assert thesis["datasets"]["e1"] == ["fourclass", "breast-cancer", "diabetes"]
+    assert thesis["hpo"] == {"n_configs": 4, "seed": 4}
 
 
 @pytest.mark.parametrize(
@@ -68,27 +96,31 @@ def test_reduced_config_merges_into_a_valid_config():
         ({"datasets": {"mirror": ""}}, "should be non-empty"),
         ({"datasets": {"base_url": "www.example.org"}}, "does not match"),
         ({"datasets": {"mirrors": "x"}}, "'mirrors' was unexpected"),
-        ({"experiments": {"e1": ["iris"]}}, "'iris' is not one of"),
-        ({"splits": {"n_folds": 2}}, "less than the minimum of 3"),
-        ({"synthetic": {"dimensions": [2, 2]}}, "non-unique"),
-        ({"sampling": {"n_svm_configs": "400"}}, "'400' is not of type 'integer'"),
-        ({"search_space": {"rbf": {"log2_C": [1]}}}, "too short"),
+        ({"thesis": {"datasets": {"e1": ["iris"]}}}, "'iris' is not one of"),
+        ({"thesis": {"splits": {"n_folds": 2}}}, "less than the minimum of 3"),
+        ({"thesis": {"synthetic": {"dimensions": [2, 2]}}}, "non-unique"),
+        ({"thesis": {"sampling": {"n_svm_configs": "400"}}}, "'400' is not of type 'integer'"),
+        ({"thesis": {"search_space": {"rbf": {"log2_C": [1]}}}}, "too short"),
+        ({"thesis": {"hpo": {"n_configs": 1}}}, "less than the minimum of 2"),
+        ({"thesis": {"e3": {"n_configs": 4}}}, "'e3' was unexpected"),
+        ({"experiments": {"e1": ["a1a"]}}, "'experiments' was unexpected"),
         ({"solver": {"max_iter": 0}}, "less than the minimum of 1"),
     ],
 )
 def test_bad_values_are_rejected_with_a_clear_message(patch, message):
-    config = _load("config.yaml")
-    for section, values in patch.items():
-        config[section].update(values)
     with pytest.raises(WorkflowError, match=message):
-        _validated(config)
+        _validated(_merged(_load("config.yaml"), patch))
 
 
 @pytest.mark.parametrize(
     ("override", "message"),
     [
-        ({"splits": {"runs": 6}}, "splits.runs = 6 exceeds splits.n_folds = 5"),
-        ({"search_space": {"linear": {"log2_C": [5, -3]}}}, "has low > high"),
+        ({"thesis": {"splits": {"runs": 6}}}, "thesis.splits.runs = 6 exceeds thesis.splits"),
+        ({"thesis": {"search_space": {"linear": {"log2_C": [5, -3]}}}}, "has low > high"),
+        (
+            {"thesis": {"scoring": {"high_complexity": ["a1a", "w1a"]}}},
+            "thesis.scoring.high_complexity names ['w1a']",
+        ),
         ({"datasets": {"normalise": "global"}}, "'global' is not one of"),
     ],
 )

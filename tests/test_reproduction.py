@@ -22,7 +22,9 @@ from esmo.analysis.reproduction import (
 from esmo.analysis.statistics import holm
 from esmo.experiments.timing import e3_scores
 
-THESIS_VALUES = Path(__file__).resolve().parents[1] / "workflow" / "data" / "thesis_values.csv"
+THESIS_VALUES = (
+    Path(__file__).resolve().parents[1] / "workflow" / "data" / "thesis" / "thesis_values.csv"
+)
 
 
 @pytest.fixture(scope="module")

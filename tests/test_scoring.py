@@ -8,13 +8,18 @@ import pytest
 
 from esmo.analysis.scoring import (
     REFERENCE_ES_ID,
+    SELECTION_COLUMNS,
     best_per_beta,
+    by_kernel_and_metric,
     count_wins,
     random_search_outcome,
     random_search_per_fold,
     score,
     scores_against_reference,
     select_configurations,
+    selected_configuration,
+    selected_configurations,
+    selection_table,
     top_configurations,
     wins_per_beta,
 )
@@ -233,6 +238,44 @@ def test_select_rejects_unknown_dataset_and_incomplete_configs(score_table):
         select_configurations(partial, GROUPS, 0.995, "rbf", "accuracy")
     with pytest.raises(ValueError, match="beta=0.5"):
         select_configurations(score_table, GROUPS, 0.5, "rbf", "accuracy")
+
+
+def test_selection_table_has_one_layout_for_every_selection(score_table, es_table):
+    """E1's j_low/j_high/j_avg and E4's j_r: the same columns, read back the same way."""
+    two_metrics = pd.concat([score_table, score_table.assign(metric="hinge")], ignore_index=True)
+    e1 = selection_table(two_metrics, GROUPS, 0.995, es_table, metrics=["accuracy", "hinge"])
+    assert list(e1.columns) == SELECTION_COLUMNS
+    assert e1[["metric", "group"]].values.tolist() == [
+        [m, g] for m in ("accuracy", "hinge") for g in GROUPS
+    ]
+    expected = select_configurations(
+        score_table, GROUPS, 0.995, "rbf", "accuracy", es_table=es_table
+    )
+    rbf = selected_configurations(e1, "rbf", "accuracy")
+    pd.testing.assert_frame_equal(rbf.drop(columns=["kernel", "metric"]), expected)
+    assert selected_configuration(e1, "high", metric="hinge")["es_id"] == 1
+
+    j_r = selection_table(score_table, {"r": ["l1", "l2", "h1", "h2"]}, 0.995, es_table)
+    assert list(j_r.columns) == SELECTION_COLUMNS and len(j_r) == 1
+    assert selected_configuration(j_r, "r")["es_id"] == 2
+    with pytest.raises(ValueError, match="no rows for kernel='linear'"):
+        selected_configurations(j_r, "linear")
+    with pytest.raises(ValueError, match="found 0"):
+        selected_configuration(j_r, "low")
+    with pytest.raises(ValueError, match="lacks column"):
+        selected_configurations(j_r.drop(columns="metric"))
+    with pytest.raises(ValueError, match="es_table lacks"):
+        selection_table(score_table, GROUPS, 0.995, es_table.drop(columns="interval"))
+
+
+def test_by_kernel_and_metric_stacks_in_order():
+    table = by_kernel_and_metric(
+        lambda k, m: pd.DataFrame({"x": [f"{k}-{m}"]}), ["linear", "rbf"], ["accuracy", "hinge"]
+    )
+    assert table["x"].tolist() == ["linear-accuracy", "linear-hinge", "rbf-accuracy", "rbf-hinge"]
+    assert list(table.columns) == ["x", "kernel", "metric"]
+    with pytest.raises(ValueError, match="no kernel"):
+        by_kernel_and_metric(lambda k, m: pd.DataFrame(), [], ["accuracy"])
 
 
 def test_top_configurations_and_best_per_beta(score_table, es_table):

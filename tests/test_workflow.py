@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 import yaml
 
+from esmo.analysis.scoring import SELECTION_COLUMNS
 from esmo.data.libsvm import REGISTRY, array_digest
 
 REPO = Path(__file__).resolve().parents[1]
@@ -31,13 +32,13 @@ def snakemake(workdir: Path, *args: str, check: bool = True) -> subprocess.Compl
     return result
 
 
-def planned_jobs(workdir: Path, *targets: str) -> dict[str, int]:
-    """Jobs per rule of a dry run of the full config (the table ``snakemake -n`` prints)."""
-    out = snakemake(workdir, "-n", "--cores", "2", *targets).stdout
+def planned_jobs(workdir: Path, *args: str) -> dict[str, int]:
+    """Jobs per rule of a dry run (the table ``snakemake -n`` prints); args: targets, options."""
+    out = snakemake(workdir, "-n", "--cores", "2", *args).stdout
     return {
         line.split()[0]: int(line.split()[1])
         for line in out.splitlines()
-        if len(line.split()) == 2 and line.split()[1].isdigit()
+        if len(line.split()) == 2 and line.split()[1].isdigit() and ":" not in line
     }
 
 
@@ -52,12 +53,24 @@ def test_dry_run_of_the_full_config(tmp_path):
 
 def test_half_targets_split_the_reproduction(tmp_path):
     sweeps_only = planned_jobs(tmp_path, "e1_e2")
-    assert sweeps_only["e1_analysis"] == 1 and sweeps_only["e2_analysis"] == 1
+    e1_rules = ["e1_outcome", "e1_scores", "e1_selection", "e1_top", "e1_wins", "e1_wilcoxon"]
+    for rule in [*e1_rules, "e1_table_5_1", "e1_table_5_2", "e2_analysis"]:
+        assert sweeps_only[rule] == 1, rule
     assert "hpo_methods" not in sweeps_only and "appendix_a_run" not in sweeps_only
     timed = planned_jobs(tmp_path, "e3_e4")
     # 2 datasets x 5 runs x (E3, E4's rerun); appendix A's 5 runs
     assert timed["hpo_methods"] == 20 and timed["appendix_a_run"] == 5
     assert timed["reproduction"] == 1
+
+
+def test_thesis_target_is_the_whole_reproduction(tmp_path):
+    """Today the thesis is the only paper: all = thesis + the shared data summary."""
+    everything = planned_jobs(tmp_path)
+    thesis = planned_jobs(tmp_path, "thesis")
+    assert everything.pop("all") == 1 and everything.pop("data_summary") == 1
+    assert thesis.pop("thesis") == 1
+    everything.pop("total"), thesis.pop("total")
+    assert thesis == everything
 
 
 def test_lint_has_no_findings(tmp_path):
@@ -66,7 +79,7 @@ def test_lint_has_no_findings(tmp_path):
 
 
 def test_snakefmt_clean():
-    files = [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").glob("*.smk"))]
+    files = [REPO / "Snakefile", *sorted((REPO / "workflow" / "rules").rglob("*.smk"))]
     snakefmt = Path(sys.executable).with_name("snakefmt")
     result = subprocess.run(
         [str(snakefmt), "--check", *map(str, files)], capture_output=True, text=True, check=False
@@ -90,8 +103,8 @@ def reduced_run(tmp_path_factory):
 def test_reduced_config_runs_end_to_end(reduced_run):
     workdir, _ = reduced_run
     test_config = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
-    libsvm = list(dict.fromkeys(sum(test_config["experiments"].values(), [])))
-    blobs = [f"blobs-d{d}" for d in test_config["synthetic"]["dimensions"]]
+    libsvm = list(dict.fromkeys(sum(test_config["thesis"]["datasets"].values(), [])))
+    blobs = [f"blobs-d{d}" for d in test_config["thesis"]["synthetic"]["dimensions"]]
     for name in libsvm + blobs:
         with np.load(workdir / "results" / "data" / f"{name}.npz") as data:
             X, y = data["X"], data["y"]
@@ -175,7 +188,7 @@ def test_reduced_run_produces_e1_e2_and_appendix_b(reduced_run):
     workdir, _ = reduced_run
     results = workdir / "results"
     test_config = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
-    e1 = test_config["experiments"]["e1"]
+    e1 = test_config["thesis"]["datasets"]["e1"]
     for kind in ("pareto", "top", "selected", "best_per_beta", "wins"):
         for metric in ("accuracy", "hinge"):
             for kernel in ("linear", "rbf"):
@@ -211,7 +224,16 @@ def test_reduced_run_produces_e1_e2_and_appendix_b(reduced_run):
     assert (merged["n_iter"] <= merged["n_iter_ref"]).all()
     summary = pd.read_csv(results / "e2" / "summary.csv")
     assert set(summary["configuration"]) == {"reference", "j_low", "j_high", "j_avg"}
-    assert summary["dataset"].nunique() == len(test_config["synthetic"]["dimensions"])
+    assert summary["dataset"].nunique() == len(test_config["thesis"]["synthetic"]["dimensions"])
+
+
+def test_one_setting_reruns_only_its_products(reduced_run, tmp_path):
+    """E1's products are separate rules: a new top_n redoes the top table and its figures only."""
+    workdir, configs = reduced_run
+    top_n = tmp_path / "top_n.yaml"
+    top_n.write_text(yaml.safe_dump({"thesis": {"scoring": {"top_n": 2}}}))
+    jobs = planned_jobs(workdir, "--configfile", *configs, str(top_n))
+    assert jobs == {"e1_top": 1, "e1_figure": 4, "all": 1, "total": 6}
 
 
 def test_tables_do_not_depend_on_chunking_or_cores(reduced_run, tmp_path):
@@ -219,7 +241,7 @@ def test_tables_do_not_depend_on_chunking_or_cores(reduced_run, tmp_path):
     workdir, configs = reduced_run
     target = "results/sweeps/es/fourclass/rbf/outcome.csv"
     whole = tmp_path / "chunking.yaml"
-    whole.write_text(yaml.safe_dump({"sweeps": {"chunk_size": 1000}}))
+    whole.write_text(yaml.safe_dump({"thesis": {"sweeps": {"chunk_size": 1000}}}))
     snakemake(tmp_path, target, "--cores", "1", "--configfile", *configs, str(whole))
     ours = pd.read_csv(tmp_path / target)
     theirs = pd.read_csv(workdir / target)
@@ -234,15 +256,19 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     for hpo in ("e3", "e4"):
         scores = pd.read_csv(results / hpo / "scores.csv")
         assert set(scores["method"]) == {"RS", "RS+ES", "SH", "SH+ES"}
-        assert (scores["n_folds"] == test_config["splits"]["runs"]).all()
+        assert (scores["n_folds"] == test_config["thesis"]["splits"]["runs"]).all()
         # the reference of every method is random search without early stopping
         rs = scores.set_index("method").loc["RS"]
         assert (scores["seconds_ref"] == rs["seconds"]).all()
         assert rs["win"] == 0.5
-        for dataset in test_config["experiments"][hpo]:
+        for dataset in test_config["thesis"]["datasets"][hpo]:
             assert (results / hpo / "figures" / f"{dataset}.png").stat().st_size > 1000
     j_r = pd.read_csv(results / "e4" / "selection.csv")
     assert len(j_r) == 1 and j_r["interval"].iloc[0] >= 1
+    # one layout for every selection table: E4's j_r as E1's j_low/j_high/j_avg
+    assert list(j_r.columns) == SELECTION_COLUMNS
+    assert list(pd.read_csv(results / "e1" / "selection.csv").columns) == SELECTION_COLUMNS
+    assert j_r[["group", "kernel", "metric"]].values.tolist() == [["r", "rbf", "accuracy"]]
 
     solvers = pd.read_csv(results / "appendix_a" / "solvers.csv")
     assert set(solvers["solver"]) == {"keerthi", "fan_plain", "fan", "libsvm"}
@@ -253,12 +279,12 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     for figure in ("validation_curves", "decision_boundaries", "successive_halving"):
         assert (results / "illustrations" / "fourclass" / f"{figure}.png").stat().st_size > 1000
     halving = pd.read_csv(results / "illustrations" / "fourclass" / "successive_halving.csv")
-    k = min(8, test_config["sampling"]["n_svm_configs"])  # illustrations.n_halving = 8
+    k = min(8, test_config["thesis"]["sampling"]["n_svm_configs"])  # illustrations.n_halving = 8
     rounds = int(np.log2(k)) + 1
     assert halving.groupby("round").size().tolist() == [k // 2**t for t in range(rounds)]
 
     table = pd.read_csv(results / "reproduction.csv")
-    thesis = pd.read_csv(REPO / "workflow" / "data" / "thesis_values.csv")
+    thesis = pd.read_csv(REPO / "workflow" / "data" / "thesis" / "thesis_values.csv")
     assert list(table["key"]) == list(thesis["key"])
     ours = table.set_index("key")["ours"]
     assert ours[["j_low.patience", "j_high.patience", "j_r.interval"]].notna().all()

@@ -1,10 +1,8 @@
-"""Data stage: LIBSVM downloads, synthetic blobs, splits and configuration tables."""
+"""Shared data stage: LIBSVM downloads, their preparation and the summary of every dataset."""
 
 
 wildcard_constraints:
     libsvm="|".join(re.escape(name) for name in LIBSVM_REGISTRY),
-    d="[0-9]+",
-    kernel="|".join(KERNELS),
 
 
 localrules:
@@ -53,32 +51,10 @@ rule prepare_libsvm:
         "../scripts/prepare_dataset.py"
 
 
-rule make_blobs:
-    """Generate the synthetic Gaussian blobs of E2 in d dimensions."""
-    output:
-        npz="results/data/blobs-d{d}.npz",
-        meta="results/data/blobs-d{d}.json",
-    log:
-        "logs/data/blobs-d{d}.log",
-    conda:
-        ENV_ESMO
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=10,
-    params:
-        normalise=config["datasets"]["normalise"],
-        sample_factor=config["synthetic"]["sample_factor"],
-        min_samples=config["synthetic"]["min_samples"],
-        seed=config["synthetic"]["seed"],
-    script:
-        "../scripts/make_blobs.py"
-
-
 rule data_summary:
-    """One table of every prepared dataset's metadata, for the report."""
+    """One table of the metadata of every dataset any paper prepared, for the report."""
     input:
-        expand("results/data/{dataset}.json", dataset=all_datasets()),
+        data_summary_inputs,
     output:
         report(
             "results/data/summary.csv",
@@ -95,98 +71,3 @@ rule data_summary:
         runtime=5,
     script:
         "../scripts/data_summary.py"
-
-
-rule make_splits:
-    """Stratified n-fold 60/20/20 fold indices, shared by every downstream job."""
-    input:
-        "results/data/{dataset}.npz",
-    output:
-        "results/splits/{dataset}.npz",
-    log:
-        "logs/splits/{dataset}.log",
-    conda:
-        ENV_ESMO
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=10,
-    params:
-        n_folds=config["splits"]["n_folds"],
-        seed=config["splits"]["seed"],
-    script:
-        "../scripts/make_splits.py"
-
-
-rule sample_svm_configs:
-    """The SVM configurations of random search (table 3.1), one seed for all datasets."""
-    output:
-        report(
-            "results/configs/svm_{kernel}.csv",
-            caption="../report/svm_configs.rst",
-            category="Configurations",
-        ),
-    log:
-        "logs/configs/svm_{kernel}.log",
-    conda:
-        ENV_ESMO
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        space=lambda wildcards: config["search_space"][wildcards.kernel],
-        n=config["sampling"]["n_svm_configs"],
-        seed=config["sampling"]["svm_seed"],
-    script:
-        "../scripts/sample_configs.py"
-
-
-rule sample_es_configs:
-    """The early-stopping configurations (patience, es_tol) shared by E1, E2 and app. B."""
-    output:
-        report(
-            "results/configs/es.csv",
-            caption="../report/es_configs.rst",
-            category="Configurations",
-        ),
-    log:
-        "logs/configs/es.log",
-    conda:
-        ENV_ESMO
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        space=config["search_space"]["early_stopping"],
-        n=config["sampling"]["n_es_configs"],
-        seed=config["sampling"]["es_seed"],
-        with_interval=False,
-    script:
-        "../scripts/sample_configs.py"
-
-
-rule sample_es_interval_configs:
-    """E4's early-stopping configurations with a check interval r."""
-    output:
-        report(
-            "results/configs/es_interval.csv",
-            caption="../report/es_interval_configs.rst",
-            category="Configurations",
-        ),
-    log:
-        "logs/configs/es_interval.log",
-    conda:
-        ENV_ESMO
-    threads: 1
-    resources:
-        mem_mb=1000,
-        runtime=5,
-    params:
-        space=config["search_space"]["early_stopping"],
-        n=config["sampling"]["n_es_interval_configs"],
-        seed=config["sampling"]["es_interval_seed"],
-        with_interval=True,
-    script:
-        "../scripts/sample_configs.py"

@@ -1,6 +1,6 @@
 """The reproduction table: the thesis's headline numbers beside ours.
 
-The thesis's numbers live as data in ``workflow/data/thesis_values.csv`` (one
+The thesis's numbers live as data in ``workflow/data/thesis/thesis_values.csv`` (one
 row per value: ``key, section, description, value, unit``), each traced to the
 section, figure or table that states it. The workflow computes the same
 quantities under the same keys (see :func:`hpo_values`, :func:`solver_values`,
@@ -66,7 +66,7 @@ def reproduction_table(thesis: pd.DataFrame, ours: Mapping[str, float]) -> pd.Da
     if unknown:
         raise ValueError(
             f"ours has key(s) {unknown} that the thesis table lacks; fix the key or add the "
-            "thesis's value to workflow/data/thesis_values.csv"
+            "thesis's value to workflow/data/thesis/thesis_values.csv"
         )
     out = thesis.rename(columns={"value": "thesis"})
     out["ours"] = out["key"].map({k: float(v) for k, v in ours.items()}).astype(float)

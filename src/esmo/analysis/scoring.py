@@ -12,11 +12,15 @@ The pipeline is::
     training-job tables -> random_search_per_fold -> random_search_outcome
         -> scores_against_reference -> select_configurations / best_per_beta
         -> wins_per_beta, count_wins
+
+Selections (j_low, j_high, j_avg, j_r) are written as one table layout,
+``SELECTION_COLUMNS``, by ``selection_table`` and read back with
+``selected_configurations`` / ``selected_configuration``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -38,6 +42,17 @@ THESIS_GROUPS: dict[str, list[str]] = {
 THESIS_BETAS = (0.0, 0.8, 0.95, 0.995, 1.0)
 
 _ES_COLUMNS = ["patience", "es_tol", "interval"]
+
+#: Columns of every selection table (``selection_table``): one row per group, kernel and metric.
+SELECTION_COLUMNS = [
+    "group",
+    "es_id",
+    "mean_score",
+    "n_datasets",
+    *_ES_COLUMNS,
+    "kernel",
+    "metric",
+]
 
 
 def require_columns(table: pd.DataFrame, columns: Iterable[str], what: str) -> None:
@@ -289,6 +304,81 @@ def select_configurations(
             }
         )
     return _join_es(pd.DataFrame(rows), es_table)
+
+
+def by_kernel_and_metric(
+    table_of: Callable[[str, str], pd.DataFrame],
+    kernels: Sequence[str],
+    metrics: Sequence[str],
+) -> pd.DataFrame:
+    """``table_of(kernel, metric)`` for every kernel and metric, stacked, with both as columns.
+
+    Kernels vary slowest; ``kernel`` and ``metric`` are appended as the last columns.
+    """
+    frames = [
+        table_of(kernel, metric).assign(kernel=kernel, metric=metric)
+        for kernel in kernels
+        for metric in metrics
+    ]
+    if not frames:
+        raise ValueError(f"no kernel and metric to tabulate (kernels={kernels}, metrics={metrics})")
+    return pd.concat(frames, ignore_index=True)
+
+
+def selection_table(
+    scores: pd.DataFrame,
+    groups: Mapping[str, Sequence[str]],
+    beta: float,
+    es_table: pd.DataFrame,
+    *,
+    kernels: Sequence[str] = ("rbf",),
+    metrics: Sequence[str] = ("accuracy",),
+) -> pd.DataFrame:
+    """The selection table: j_g for every group g, kernel and metric, in ``SELECTION_COLUMNS``.
+
+    Every selection the workflow writes has this one layout, whoever reads it:
+    E1's j_low, j_high and j_avg (``THESIS_GROUPS``, both kernels and
+    objectives) and E4's j_r (one group ``"r"``, RBF and accuracy, over an ES
+    table with intervals). Rows come per kernel, then metric, then group in the
+    order of ``groups``; read them back with ``selected_configurations``.
+    """
+    _require_columns(es_table, ["es_id", "patience", "es_tol", "interval"], "es_table")
+    table = by_kernel_and_metric(
+        lambda kernel, metric: select_configurations(
+            scores, groups, beta, kernel, metric, es_table=es_table
+        ),
+        kernels,
+        metrics,
+    )
+    return table[SELECTION_COLUMNS]
+
+
+def selected_configurations(
+    selection: pd.DataFrame, kernel: str = "rbf", metric: str = "accuracy"
+) -> pd.DataFrame:
+    """The rows of one kernel and metric of a selection table (``selection_table``'s layout)."""
+    _require_columns(selection, SELECTION_COLUMNS, "selection")
+    rows = selection[(selection["kernel"] == kernel) & (selection["metric"] == metric)]
+    if rows.empty:
+        raise ValueError(
+            f"the selection table has no rows for kernel={kernel!r}, metric={metric!r}; it has "
+            f"{sorted(set(zip(selection['kernel'], selection['metric'], strict=True)))}"
+        )
+    return rows.reset_index(drop=True)
+
+
+def selected_configuration(
+    selection: pd.DataFrame, group: str, kernel: str = "rbf", metric: str = "accuracy"
+) -> pd.Series:
+    """The one row of group ``group`` (e.g. ``"high"`` for j_high, ``"r"`` for j_r)."""
+    rows = selected_configurations(selection, kernel, metric)
+    rows = rows[rows["group"] == group]
+    if len(rows) != 1:
+        raise ValueError(
+            f"expected one selection of group {group!r} for kernel={kernel!r}, "
+            f"metric={metric!r}, found {len(rows)}"
+        )
+    return rows.iloc[0]
 
 
 def top_configurations(

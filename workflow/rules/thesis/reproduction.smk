@@ -1,0 +1,35 @@
+"""The reproduction table: each headline number of the thesis beside this run's."""
+
+
+rule reproduction:
+    """Thesis values (workflow/data/thesis/thesis_values.csv) joined with this run's results."""
+    input:
+        thesis=workflow.source_path("../../data/thesis/thesis_values.csv"),
+        e1_selection="results/e1/selection.csv",
+        table_5_1="results/e1/table_5_1.csv",
+        wilcoxon="results/e1/wilcoxon.csv",
+        e4_selection="results/e4/selection.csv",
+        e3_scores="results/e3/scores.csv",
+        e4_scores="results/e4/scores.csv",
+        solvers="results/appendix_a/solvers.csv",
+    output:
+        table=report(
+            "results/reproduction.csv",
+            caption="../../report/thesis/reproduction.rst",
+            category="Reproduction",
+        ),
+        html=report(
+            "results/reproduction.html",
+            caption="../../report/thesis/reproduction.rst",
+            category="Reproduction",
+        ),
+    log:
+        "logs/reproduction.log",
+    conda:
+        ENV_ESMO
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../../scripts/thesis/reproduction.py"

@@ -1,0 +1,63 @@
+"""The reproduction table: the thesis's headline numbers beside this run's."""
+
+import logging
+from pathlib import Path
+
+import pandas as pd
+
+from esmo.analysis.reproduction import (
+    es_configuration_values,
+    hpo_values,
+    load_thesis_values,
+    reproduction_table,
+    solver_values,
+    to_report_html,
+)
+from esmo.analysis.scoring import selected_configuration, selected_configurations
+from esmo.experiments.job_log import job_log
+
+
+def beta_key(beta: float) -> str:
+    """The thesis keys write betas as 0, 0.8, 0.95, 0.995 and 1."""
+    return f"{beta:g}"
+
+
+with job_log(snakemake.log[0], "reproduction table"):
+    inp = snakemake.input
+    thesis = load_thesis_values(inp.thesis)
+    ours: dict[str, float] = {}
+
+    rbf = selected_configurations(pd.read_csv(inp.e1_selection), "rbf", "accuracy")
+    for row in rbf.itertuples(index=False):
+        ours |= es_configuration_values(f"j_{row.group}", patience=row.patience, es_tol=row.es_tol)
+    j_r = selected_configuration(pd.read_csv(inp.e4_selection), "r")
+    ours |= es_configuration_values(
+        "j_r", patience=j_r["patience"], es_tol=j_r["es_tol"], interval=j_r["interval"]
+    )
+
+    for row in pd.read_csv(inp.table_5_1).itertuples(index=False):
+        prefix = f"table_5_1.{row.kernel}.beta_{beta_key(row.beta)}"
+        ours[f"{prefix}.patience"] = float(row.patience)
+        ours[f"{prefix}.es_tol"] = float(row.es_tol)
+
+    wilcoxon = pd.read_csv(inp.wilcoxon)
+    wilcoxon = wilcoxon[wilcoxon["metric"] == "accuracy"]
+    for kernel, part in wilcoxon.groupby("kernel"):
+        ours[f"wilcoxon.{kernel}.n_rejected"] = float(part["reject"].sum())
+    best = wilcoxon.sort_values(["statistic", "pvalue"], ascending=[False, True]).iloc[0]
+    ours["wilcoxon.max_statistic"] = float(best["statistic"])
+    ours["wilcoxon.p_value_at_max_statistic"] = float(best["pvalue"])
+    ours["wilcoxon.holm_p_adj_at_max_statistic"] = float(best["pvalue_adj"])
+
+    ours |= hpo_values(pd.read_csv(inp.e3_scores), "e3")
+    ours |= hpo_values(pd.read_csv(inp.e4_scores), "e4")
+    ours |= solver_values(pd.read_csv(inp.solvers))
+
+    # a reduced config uses other datasets: their values have no thesis counterpart
+    unmatched = sorted(set(ours) - set(thesis["key"]))
+    if unmatched:
+        logging.info("no thesis value for %d keys: %s", len(unmatched), unmatched)
+    table = reproduction_table(thesis, {k: v for k, v in ours.items() if k not in unmatched})
+    table.to_csv(snakemake.output.table, index=False)
+    Path(snakemake.output.html).write_text(to_report_html(table))
+    logging.info("%d of %d thesis values reproduced", table["ours"].notna().sum(), len(table))
