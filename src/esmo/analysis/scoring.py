@@ -342,7 +342,7 @@ def selection_table(
     table with intervals). Rows come per kernel, then metric, then group in the
     order of ``groups``; read them back with ``selected_configurations``.
     """
-    _require_columns(es_table, ["es_id", "patience", "es_tol", "interval"], "es_table")
+    require_columns(es_table, ["es_id", "patience", "es_tol", "interval"], "es_table")
     table = by_kernel_and_metric(
         lambda kernel, metric: select_configurations(
             scores, groups, beta, kernel, metric, es_table=es_table
@@ -357,7 +357,7 @@ def selected_configurations(
     selection: pd.DataFrame, kernel: str = "rbf", metric: str = "accuracy"
 ) -> pd.DataFrame:
     """The rows of one kernel and metric of a selection table (``selection_table``'s layout)."""
-    _require_columns(selection, SELECTION_COLUMNS, "selection")
+    require_columns(selection, SELECTION_COLUMNS, "selection")
     rows = selection[(selection["kernel"] == kernel) & (selection["metric"] == metric)]
     if rows.empty:
         raise ValueError(
