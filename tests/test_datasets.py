@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import MIRROR
 from sklearn.datasets import load_svmlight_file
 
 from esmo.data import libsvm as datasets
@@ -23,12 +24,8 @@ from esmo.data.libsvm import (
 )
 from esmo.data.synthetic import gaussian_blobs, n_samples
 
-REPO = Path(__file__).resolve().parents[1]
-MIRROR = Path(os.environ.get("ESMO_LIBSVM_MIRROR", REPO.parent / "shared" / "datasets" / "libsvm"))
-needs_mirror = pytest.mark.skipif(
-    not (MIRROR / "fourclass").is_file(),
-    reason=f"LIBSVM mirror not found at {MIRROR}; set ESMO_LIBSVM_MIRROR to a folder with the files",
-)
+# skipped without the mirror, failed under CI (conftest.require_mirror)
+needs_mirror = pytest.mark.usefixtures("libsvm_mirror")
 
 # Rows, features and raw class counts as published in the mirror's SOURCES.md
 # (independent of the registry, which was computed from the parsed files).

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,11 +11,11 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
+from conftest import MIRROR, require_mirror
 
 from esmo.data.libsvm import REGISTRY, array_digest
 
 REPO = Path(__file__).resolve().parents[1]
-MIRROR = Path(os.environ.get("ESMO_LIBSVM_MIRROR", REPO.parent / "shared" / "datasets" / "libsvm"))
 
 pytestmark = pytest.mark.workflow
 
@@ -77,8 +76,7 @@ def test_snakefmt_clean():
 @pytest.fixture(scope="module")
 def reduced_run(tmp_path_factory):
     """The reduced config run end to end from the offline mirror."""
-    if not (MIRROR / "fourclass").is_file():
-        pytest.skip(f"LIBSVM mirror not found at {MIRROR}; set ESMO_LIBSVM_MIRROR")
+    require_mirror()  # skipped without the mirror, failed under CI
     workdir = tmp_path_factory.mktemp("reduced")
     mirror_config = workdir / "mirror.yaml"
     mirror_config.write_text(yaml.safe_dump({"datasets": {"mirror": str(MIRROR.resolve())}}))
@@ -156,8 +154,7 @@ def test_offline_download_fails_naming_the_mirror_option(tmp_path):
 
 
 def test_corrupt_mirror_file_leaves_no_output(tmp_path):
-    if not (MIRROR / "fourclass").is_file():
-        pytest.skip(f"LIBSVM mirror not found at {MIRROR}; set ESMO_LIBSVM_MIRROR")
+    require_mirror()  # skipped without the mirror, failed under CI
     mirror = tmp_path / "mirror"
     mirror.mkdir()
     lines = (MIRROR / "fourclass").read_bytes().splitlines(keepends=True)
