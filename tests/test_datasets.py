@@ -85,18 +85,30 @@ def test_fetch_from_mirror_folder(tmp_path):
 @needs_mirror
 def test_fetch_from_file_url_mirror(tmp_path):
     dest = tmp_path / "diabetes"
-    fetch("diabetes", dest, mirror=MIRROR.resolve().as_uri(), retries=1)
-    verify(*load(dest, "diabetes"), "diabetes")
+    url = MIRROR.resolve().as_uri()
+    assert url.startswith("file://")
+    assert fetch("diabetes", dest, mirror=url, retries=1) == dest
+    assert dest.read_bytes() == (MIRROR / "diabetes").read_bytes()
+    assert os.listdir(tmp_path) == ["diabetes"], "no temporary file left behind"
 
 
 @needs_mirror
-def test_line_endings_do_not_matter(tmp_path):
+@pytest.mark.parametrize("name", ["breast-cancer", "fourclass"])  # CRLF and LF in the mirror
+def test_line_endings_do_not_matter(tmp_path, name):
     """Verification is by content: CRLF files and LF files are the same dataset."""
-    text = (MIRROR / "breast-cancer").read_bytes()
-    mirror = tmp_path / "mirror"
-    mirror.mkdir()
-    (mirror / "breast-cancer").write_bytes(text.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
-    fetch("breast-cancer", tmp_path / "out", mirror=mirror)
+    lf = (MIRROR / name).read_bytes().replace(b"\r\n", b"\n")
+    crlf = lf.replace(b"\n", b"\r\n")
+    assert b"\r" not in lf and crlf.count(b"\r\n") == lf.count(b"\n") > 600
+    parsed = []
+    for ending, text in (("lf", lf), ("crlf", crlf)):
+        mirror = tmp_path / ending
+        mirror.mkdir()
+        (mirror / name).write_bytes(text)
+        dest = fetch(name, tmp_path / f"out_{ending}" / name, mirror=mirror)
+        assert dest.read_bytes() == text, "the file is kept as it came"
+        parsed.append(load(dest, name))
+    np.testing.assert_array_equal(parsed[0][0], parsed[1][0])
+    np.testing.assert_array_equal(parsed[0][1], parsed[1][1])
 
 
 def _corrupt_mirror(tmp_path: Path, name: str, transform) -> Path:
