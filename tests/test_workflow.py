@@ -12,6 +12,7 @@ import pandas as pd
 import pytest
 import yaml
 from conftest import MIRROR, require_mirror
+from scipy.stats import wilcoxon
 
 from esmo.data.libsvm import REGISTRY, array_digest
 
@@ -71,6 +72,33 @@ def test_snakefmt_clean():
         [str(snakefmt), "--check", *map(str, files)], capture_output=True, text=True, check=False
     )
     assert result.returncode == 0, result.stderr
+
+
+def _holm_by_hand(pvalues: np.ndarray) -> np.ndarray:
+    """Holm (1979): the i-th smallest of m p-values times m - i + 1, running maximum, at most 1."""
+    adjusted = np.empty(len(pvalues))
+    running = 0.0
+    for rank, index in enumerate(np.argsort(pvalues, kind="stable")):
+        running = max(running, min(1.0, (len(pvalues) - rank) * pvalues[index]))
+        adjusted[index] = running
+    return adjusted
+
+
+def _wilcoxon_holm_recomputed(scores: pd.DataFrame, beta: float, alpha: float) -> pd.DataFrame:
+    """E1's tests from the score table: scipy's one-sided Wilcoxon, Holm per kernel and metric."""
+    part = scores[np.isclose(scores["beta"], beta) & (scores["es_id"] != -1)]
+    rows = []
+    for (kernel, metric, es_id), group in part.groupby(["kernel", "metric", "es_id"]):
+        d = (group["score"] - group["score_ref"]).to_numpy()
+        # all-zero differences carry no evidence of a gain
+        p = 1.0 if not d.any() else wilcoxon(d, zero_method="zsplit", alternative="greater").pvalue
+        rows.append({"kernel": kernel, "metric": metric, "es_id": es_id, "pvalue": p})
+    table = pd.DataFrame(rows)
+    table["pvalue_adj"] = np.nan
+    for _, index in table.groupby(["kernel", "metric"]).groups.items():
+        table.loc[index, "pvalue_adj"] = _holm_by_hand(table.loc[index, "pvalue"].to_numpy())
+    table["reject"] = table["pvalue_adj"] < alpha
+    return table
 
 
 @pytest.fixture(scope="module")
@@ -187,7 +215,19 @@ def test_reduced_run_produces_e1_e2_and_appendix_b(reduced_run):
     assert len(selection) == 3 * 2 * 2  # groups x kernels x objectives
     wilcoxon = pd.read_csv(results / "e1" / "wilcoxon.csv")
     assert len(wilcoxon) == 5 * 2 * 2  # ES configurations x kernels x objectives
-    assert (wilcoxon["pvalue_adj"] >= wilcoxon["pvalue"]).all()
+    # oracle: the tests recomputed from the score table (scipy, Holm by hand)
+    scoring = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["scoring"]
+    scores = pd.read_csv(results / "e1" / "scores.csv")
+    expected = _wilcoxon_holm_recomputed(scores, scoring["beta"], scoring["alpha"])
+    got = wilcoxon.merge(expected, on=["kernel", "metric", "es_id"], suffixes=("", "_expected"))
+    assert len(got) == len(wilcoxon) == len(expected)
+    np.testing.assert_allclose(got["pvalue"], got["pvalue_expected"], rtol=1e-12)
+    np.testing.assert_allclose(got["pvalue_adj"], got["pvalue_adj_expected"], rtol=1e-12)
+    assert (got["reject"] == got["reject_expected"]).all()
+    # three datasets: the smallest one-sided p is 1/2^3, which Holm over five tests
+    # raises to 5/8 at least: no test can reject
+    assert got["pvalue"].min() >= 1 / 8 and got["pvalue_adj"].min() >= 5 / 8
+    assert not got["reject"].any()
     table_5_1 = pd.read_csv(results / "e1" / "table_5_1.csv")
     assert len(table_5_1) == 2 * 5  # kernels x betas
     assert len(pd.read_csv(results / "e1" / "table_5_2.csv")) == 5 * 3 * 3
@@ -238,8 +278,14 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
         assert rs["win"] == 0.5
         for dataset in test_config["experiments"][hpo]:
             assert (results / hpo / "figures" / f"{dataset}.png").stat().st_size > 1000
-    j_r = pd.read_csv(results / "e4" / "selection.csv")
-    assert len(j_r) == 1 and j_r["interval"].iloc[0] >= 1
+    selection = pd.read_csv(results / "e4" / "selection.csv")
+    assert len(selection) == 1
+    j_r = selection.iloc[0]
+    # j_r is the sampled interval configuration it names, with its values unchanged
+    sampled = pd.read_csv(results / "configs" / "es_interval.csv").set_index("es_id")
+    assert sampled.loc[j_r["es_id"], "patience"] == j_r["patience"]
+    assert sampled.loc[j_r["es_id"], "interval"] == j_r["interval"]
+    assert sampled.loc[j_r["es_id"], "es_tol"] == pytest.approx(j_r["es_tol"], rel=1e-12)
 
     solvers = pd.read_csv(results / "appendix_a" / "solvers.csv")
     assert set(solvers["solver"]) == {"keerthi", "fan_plain", "fan", "libsvm"}
@@ -258,6 +304,19 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     thesis = pd.read_csv(REPO / "workflow" / "data" / "thesis_values.csv")
     assert list(table["key"]) == list(thesis["key"])
     ours = table.set_index("key")["ours"]
-    assert ours[["j_low.patience", "j_high.patience", "j_r.interval"]].notna().all()
-    assert ours["wilcoxon.rbf.n_rejected"] >= 0
+    # j_low, j_high and j_avg: E1's RBF accuracy selection
+    e1_selection = pd.read_csv(results / "e1" / "selection.csv")
+    for row in e1_selection.query("kernel == 'rbf' and metric == 'accuracy'").itertuples():
+        assert ours[f"j_{row.group}.patience"] == row.patience
+        assert ours[f"j_{row.group}.es_tol"] == pytest.approx(row.es_tol, rel=1e-12)
+    # three E1 datasets: no Holm-corrected test can reject (see the E1 test above)
+    assert ours["wilcoxon.rbf.n_rejected"] == 0 and ours["wilcoxon.linear.n_rejected"] == 0
+    # the best accuracy test's numbers, read from wilcoxon.csv independently
+    tests = pd.read_csv(results / "e1" / "wilcoxon.csv").query("metric == 'accuracy'")
+    assert ours["wilcoxon.max_statistic"] == tests["statistic"].max()
+    best = tests[tests["statistic"] == tests["statistic"].max()]
+    assert ours["wilcoxon.p_value_at_max_statistic"] == best["pvalue"].min()
+    # the reproduction reports E4's selection
+    assert ours["j_r.patience"] == j_r["patience"] and ours["j_r.interval"] == j_r["interval"]
+    assert ours["j_r.es_tol"] == pytest.approx(j_r["es_tol"], rel=1e-12)
     assert "<table" in (results / "reproduction.html").read_text()
