@@ -144,9 +144,9 @@ CANDIDATES: list[tuple[str, str, float, float | None, float]] = [
 # candidates whose LIBSVM count does not move with the column order, to show that the
 # rounding still matters for them.
 EXCLUDED: dict[tuple[str, str, float, float | None, float], str] = {
-    ("fourclass", _L, 160.0, None, 1e-3): "linear diagonal rounding (ddot vs plain sum)",
-    ("fourclass", _L, 256.0, None, 1e-3): "linear diagonal rounding (ddot vs plain sum)",
-    ("fourclass", _L, 256.0, None, 0.5): "linear diagonal rounding (ddot vs plain sum)",
+    ("fourclass", _L, 160.0, None, 1e-3): "linear diagonal QD: BLAS ddot vs numpy.einsum rounding",
+    ("fourclass", _L, 256.0, None, 1e-3): "linear diagonal QD: BLAS ddot vs numpy.einsum rounding",
+    ("fourclass", _L, 256.0, None, 0.5): "linear diagonal QD: BLAS ddot vs numpy.einsum rounding",
 }
 
 
