@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import MIRROR
 from sklearn.datasets import load_svmlight_file
 
 from esmo.data import libsvm as datasets
@@ -23,12 +24,8 @@ from esmo.data.libsvm import (
 )
 from esmo.data.synthetic import gaussian_blobs, n_samples
 
-REPO = Path(__file__).resolve().parents[1]
-MIRROR = Path(os.environ.get("ESMO_LIBSVM_MIRROR", REPO.parent / "shared" / "datasets" / "libsvm"))
-needs_mirror = pytest.mark.skipif(
-    not (MIRROR / "fourclass").is_file(),
-    reason=f"LIBSVM mirror not found at {MIRROR}; set ESMO_LIBSVM_MIRROR to a folder with the files",
-)
+# skipped without the mirror, failed under CI (conftest.require_mirror)
+needs_mirror = pytest.mark.usefixtures("libsvm_mirror")
 
 # Rows, features and raw class counts as published in the mirror's SOURCES.md
 # (independent of the registry, which was computed from the parsed files).
@@ -88,18 +85,30 @@ def test_fetch_from_mirror_folder(tmp_path):
 @needs_mirror
 def test_fetch_from_file_url_mirror(tmp_path):
     dest = tmp_path / "diabetes"
-    fetch("diabetes", dest, mirror=MIRROR.resolve().as_uri(), retries=1)
-    verify(*load(dest, "diabetes"), "diabetes")
+    url = MIRROR.resolve().as_uri()
+    assert url.startswith("file://")
+    assert fetch("diabetes", dest, mirror=url, retries=1) == dest
+    assert dest.read_bytes() == (MIRROR / "diabetes").read_bytes()
+    assert os.listdir(tmp_path) == ["diabetes"], "no temporary file left behind"
 
 
 @needs_mirror
-def test_line_endings_do_not_matter(tmp_path):
+@pytest.mark.parametrize("name", ["breast-cancer", "fourclass"])  # CRLF and LF in the mirror
+def test_line_endings_do_not_matter(tmp_path, name):
     """Verification is by content: CRLF files and LF files are the same dataset."""
-    text = (MIRROR / "breast-cancer").read_bytes()
-    mirror = tmp_path / "mirror"
-    mirror.mkdir()
-    (mirror / "breast-cancer").write_bytes(text.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
-    fetch("breast-cancer", tmp_path / "out", mirror=mirror)
+    lf = (MIRROR / name).read_bytes().replace(b"\r\n", b"\n")
+    crlf = lf.replace(b"\n", b"\r\n")
+    assert b"\r" not in lf and crlf.count(b"\r\n") == lf.count(b"\n") > 600
+    parsed = []
+    for ending, text in (("lf", lf), ("crlf", crlf)):
+        mirror = tmp_path / ending
+        mirror.mkdir()
+        (mirror / name).write_bytes(text)
+        dest = fetch(name, tmp_path / f"out_{ending}" / name, mirror=mirror)
+        assert dest.read_bytes() == text, "the file is kept as it came"
+        parsed.append(load(dest, name))
+    np.testing.assert_array_equal(parsed[0][0], parsed[1][0])
+    np.testing.assert_array_equal(parsed[0][1], parsed[1][1])
 
 
 def _corrupt_mirror(tmp_path: Path, name: str, transform) -> Path:

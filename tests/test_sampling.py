@@ -52,17 +52,38 @@ def test_es_configs_patience_rounded_and_interval_one():
     exponent = np.log10(table["es_tol"].to_numpy())
     assert exponent.min() >= -5 and exponent.max() <= 0
     assert stats.kstest(exponent, stats.uniform(-5, 5).cdf).pvalue > 1e-3
-    # Oracle: redraw the same stream and apply max(1, round(10^u)) by hand.
-    u = np.random.default_rng(2).uniform(0, 4, size=3000)
-    np.testing.assert_array_equal(table["patience"], np.maximum(1, np.round(10.0**u)))
+    # Oracle: the law of round(10^u), u ~ U(0, 4) (flooring would double the ones)
+    bins = [(1, 1), (2, 2), (3, 3), (4, 5), (6, 10), (11, 100), (101, 1000), (1001, 10_000)]
+    _assert_rounded_power_law(table["patience"], 10.0, (0, 4), bins)
+
+
+def _assert_rounded_power_law(values, base, exponent_range, bins):
+    """Chi-square of integer ``values`` against ``round(base^u)``, ``u`` uniform on the range.
+
+    ``round(base^u)`` falls in ``[a, b]`` when ``base^u`` lies in ``[a - 1/2, b + 1/2)``,
+    which has probability ``(log_base(b + 1/2) - log_base(a - 1/2)) / (high - low)``
+    (clipped to the range of ``base^u``).
+    """
+    low, high = exponent_range
+
+    def cdf(v):
+        return (np.log(np.clip(v, base**low, base**high)) / np.log(base) - low) / (high - low)
+
+    expected = np.array([cdf(b + 0.5) - cdf(a - 0.5) for a, b in bins])
+    np.testing.assert_allclose(expected.sum(), 1.0)
+    values = np.asarray(values)
+    observed = np.array([np.count_nonzero((values >= a) & (values <= b)) for a, b in bins])
+    assert observed.sum() == values.size, "every value in a bin, i.e. in range"
+    assert stats.chisquare(observed, expected * values.size).pvalue > 1e-3, (observed, expected)
 
 
 def test_es_configs_with_interval():
     table = sample_es_configs(2000, 3, ES, with_interval=True)
     assert table["interval"].between(1, 1024).all()
     assert table["interval"].nunique() > 100
-    log_r = np.log2(table["interval"].to_numpy())
-    assert abs(np.median(log_r) - 5.0) < 0.5  # median of log2 r ~ U(0, 10)
+    # round(2^u), u ~ U(0, 10)
+    bins = [(1, 1), (2, 2), (3, 4), (5, 8), (9, 16), (17, 64), (65, 256), (257, 1024)]
+    _assert_rounded_power_law(table["interval"], 2.0, (0, 10), bins)
 
 
 @pytest.mark.parametrize(

@@ -39,7 +39,12 @@ def test_zero_differences_are_split_not_dropped():
     # zsplit ranks the zero (rank 1) and gives half of it to R+; dropping it would give 15.
     statistic, p = wilcoxon_greater([0.0, 2, 3, 4, 5, 6])
     assert statistic == 20.5
-    assert p > 1 / 64
+    # By hand: the zero's half rank is in R+ under every sign assignment, so
+    # R+ >= 20.5 only when all five non-zero differences are positive: p = 1/2^5
+    # (not 1/64: a zero is no win).
+    assert p == pytest.approx(1 / 32)
+    # two zeros share ranks 1 and 2 (1.5 each): R+ = 1.5 + 3 + 4 + 5 + 6 = 19.5, p = 1/2^4
+    assert wilcoxon_greater([0.0, 0.0, 3, 4, 5, 6]) == (19.5, pytest.approx(1 / 16))
     assert wilcoxon_greater(np.zeros(6)) == (10.5, 1.0)
 
 
