@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from sklearn.datasets import load_svmlight_file
 from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
-from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 
 from esmo.solver.kernels import kernel_matrix
@@ -36,7 +34,11 @@ def _sample_configs(rng, kernel, k):
 
 
 def _compare(X, y, configs, kernel):
-    """Fraction of equal iteration counts; decision values of equal runs must agree."""
+    """Fraction of equal iteration counts; decision values of equal runs must agree.
+
+    On LIBSVM's own datasets the pinned table (tests/test_libsvm_iterations.py)
+    holds every count exactly; these small problems sample the protocol's ranges.
+    """
     X, y = _libsvm_order(X, y)
     same = 0
     for C, gamma, tol in configs:
@@ -56,18 +58,7 @@ def _compare(X, y, configs, kernel):
 def test_iterations_and_decisions_match_libsvm(dataset, kernel):
     X, y = dataset
     rng = np.random.default_rng(42)
-    assert _compare(X, y, _sample_configs(rng, kernel, 12), kernel) >= 0.8
-
-
-@pytest.mark.parametrize("name", ["fourclass", "diabetes", "australian", "breast-cancer"])
-def test_iterations_match_libsvm_on_libsvm_datasets(libsvm_mirror, name):
-    X, y = load_svmlight_file(str(libsvm_mirror / name), zero_based=False)
-    X = MinMaxScaler().fit_transform(X.toarray())
-    y = np.where(y == y.max(), 1.0, -1.0)
-    rng = np.random.default_rng(7)
-    # C capped at 2^8 here to keep the suite fast; the benchmark covers the full range
-    configs = [(2 ** rng.uniform(-5, 8), g, t) for _, g, t in _sample_configs(rng, "rbf", 8)]
-    assert _compare(X, y, configs, "rbf") >= 0.75
+    assert _compare(X, y, _sample_configs(rng, kernel, 12), kernel) == 1.0
 
 
 def test_solution_is_feasible_and_meets_kkt_tolerance(dataset):

@@ -77,6 +77,9 @@ CANDIDATES: list[tuple[str, str, float, float | None, float]] = [
     ("fourclass", _R, 2.0**15, _G7, 1e-3),  # large C, long path
     ("fourclass", _L, 2.0**-5, None, 1e-3),
     ("fourclass", _L, 32.0, None, _T8),
+    ("fourclass", _L, 160.0, None, 1e-3),  # the linear diagonal's last bit decides these
+    ("fourclass", _L, 256.0, None, 1e-3),
+    ("fourclass", _L, 256.0, None, 0.5),
     # diabetes
     ("diabetes", _R, 2.0**-5, 256.0, 1e-3),
     ("diabetes", _R, 1.0, 1.0, 1e-3),
@@ -129,25 +132,16 @@ CANDIDATES: list[tuple[str, str, float, float | None, float]] = [
     ("w1a", _L, 256.0, None, 1e-3),
 ]
 
-# Excluded: esmo and LIBSVM part because of one rounding, not because esmo's algorithm
-# differs. esmo keeps the linear kernel's diagonal QD_i = <x_i, x_i> in float64, as
-# LIBSVM does, but sums it with numpy.einsum (on fourclass's two features x1*x1 + x2*x2,
-# two roundings); scikit-learn's dense LIBSVM takes it from BLAS ddot, which here
-# (OpenBLAS) computes fma(x2, x2, x1*x1), one rounding: they differ in the last bit on
-# 140 of the 862 points. The curvature QD_i + QD_j - 2 K_ij of the pair update carries
-# that bit: the alphas differ from iteration 3 on, and from C ~ 160 on the paths end one
-# iteration apart (C = 160, 200, 256) or part completely (C >= 300). With QD taken from
-# ddot, esmo takes LIBSVM's count on every one of them. LIBSVM alone shows the same
-# sensitivity: with fourclass's two columns swapped its own count moves (C = 100:
-# 6178 -> 6177, C = 200: 11641 -> 11642, C = 300: 17563 -> 17700), so counts in this
-# regime depend on the BLAS build and the CPU and cannot be pinned. Listed here are the
-# candidates whose LIBSVM count does not move with the column order, to show that the
-# rounding still matters for them.
-EXCLUDED: dict[tuple[str, str, float, float | None, float], str] = {
-    ("fourclass", _L, 160.0, None, 1e-3): "linear diagonal QD: BLAS ddot vs numpy.einsum rounding",
-    ("fourclass", _L, 256.0, None, 1e-3): "linear diagonal QD: BLAS ddot vs numpy.einsum rounding",
-    ("fourclass", _L, 256.0, None, 0.5): "linear diagonal QD: BLAS ddot vs numpy.einsum rounding",
-}
+# Excluded: configurations where esmo and LIBSVM part because of an explained rounding
+# (none today). The last one was the linear kernel's diagonal QD_i = <x_i, x_i>: esmo
+# summed it with numpy.einsum, LIBSVM takes it from BLAS ddot (here OpenBLAS,
+# fma(x2, x2, x1*x1) on fourclass's two features), and the last bit, carried by the
+# curvature of every pair update, parted the paths on fourclass from C ~ 160 on. esmo now
+# takes QD from ddot too (esmo.solver.kernels.kernel_diagonal), and the three fourclass
+# rows below that it used to miss are pinned. Counts in this regime still depend on the
+# BLAS build: with fourclass's two columns swapped LIBSVM's own count moves (C = 300:
+# 17563 -> 17700), which is why every candidate must keep its count under column order.
+EXCLUDED: dict[tuple[str, str, float, float | None, float], str] = {}
 
 
 def load_scaled(mirror: Path, name: str) -> tuple[np.ndarray, np.ndarray]:

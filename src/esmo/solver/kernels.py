@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.linalg.blas import ddot
 from sklearn.utils._param_validation import validate_parameter_constraints
 
 from esmo.solver.compile import jit
@@ -54,10 +55,16 @@ def kernel_matrix(A: np.ndarray, B: np.ndarray, kernel: str, gamma: float = 1.0)
 
 
 def kernel_diagonal(X: np.ndarray, kernel: str) -> np.ndarray:
-    """``K(x_i, x_i)`` in float64: LIBSVM keeps this diagonal (``QD``) in double."""
+    """``K(x_i, x_i)`` in float64, as LIBSVM keeps this diagonal (``QD``) in double.
+
+    For the linear kernel each ``x_i . x_i`` comes from BLAS ``ddot``, as in
+    LIBSVM as scikit-learn builds it: the diagonal enters every curvature
+    ``K_ii + K_jj - 2 K_ij`` unrounded, so its last bit (which depends on the
+    summation order, and BLAS sums with fused multiply-adds) can change the path.
+    """
     if kernel == "rbf":
         return np.ones(X.shape[0])
-    return np.einsum("ij,ij->i", X, X)
+    return np.array([ddot(x, x) for x in X], dtype=np.float64)
 
 
 # exp(x) = 2^m e^r, m = round(x / ln 2), r = x - m ln 2, in arithmetic the compiler
