@@ -28,17 +28,9 @@ import numpy as np
 from sklearn.datasets import load_svmlight_file
 
 from esmo import EarlyStopping, solve_smo, sweep_early_stopping
+from esmo.data.libsvm import REGISTRY
 
-DATASETS = (
-    "australian",
-    "breast-cancer",
-    "diabetes",
-    "fourclass",
-    "german.numer",
-    "splice",
-    "a1a",
-    "w1a",
-)
+DATASETS = tuple(REGISTRY)  # the thesis's eight LIBSVM datasets
 # (kernel, C, gamma): three RBF and two linear SVMs per dataset
 SVMS = (
     ("rbf", 1.0, 0.5),

@@ -10,6 +10,8 @@ import pytest
 from sklearn.datasets import load_breast_cancer, load_digits, load_iris, make_classification
 from sklearn.preprocessing import MinMaxScaler
 
+from esmo.data.libsvm import REGISTRY
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -43,16 +45,7 @@ def dataset(request) -> tuple[np.ndarray, np.ndarray]:
 
 
 MIRROR = Path(os.environ.get("ESMO_LIBSVM_MIRROR", REPO.parent / "shared" / "datasets" / "libsvm"))
-MIRROR_FILES = (
-    "a1a",
-    "australian",
-    "breast-cancer",
-    "diabetes",
-    "fourclass",
-    "german.numer",
-    "splice",
-    "w1a",
-)
+MIRROR_FILES = tuple(REGISTRY)  # the eight LIBSVM files the tests read
 
 
 def on_ci() -> bool:
