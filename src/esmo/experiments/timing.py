@@ -242,45 +242,49 @@ def run_hpo_methods(
         X_tiny, y_tr[tiny], X_val=X_val, y_val=y_val
     ).predict(X_tiny)
 
-    rows = []
-    for method in methods:
-        search, uses_es = method.removesuffix("+ES"), method.endswith("+ES")
-        recorded.clear()
-        kwargs: dict[str, Any] = {}
-        if uses_es:
-            kwargs["fit_params"] = {"X_val": X_val, "y_val": y_val}
-        if search == "SH":
-            kwargs["random_state"] = random_state
-        run = random_search if search == "RS" else successive_halving
-        result: SearchResult = run(
-            make_es if uses_es else make_plain,
-            svm_configs,
-            X_tr,
-            y_tr,
-            X_val,
-            y_val,
-            X_te,
-            y_te,
-            **kwargs,
-        )
-        overhead = _es_overhead_seconds(recorded, result.trials, make_plain) if uses_es else 0.0
-        stopped = result.trials["stopped_early"]
-        rows.append(
-            {
-                "method": method,
-                "search": search,
-                "early_stopping": uses_es,
-                "config_id": result.config_id,
-                "val_accuracy": result.val_accuracy,
-                "test_accuracy": result.test_accuracy,
-                "fit_seconds": result.fit_seconds,
-                "total_iterations": result.total_iterations,
-                "es_overhead_seconds": overhead,
-                "n_fits": len(result.trials),
-                "n_stopped_early": int(stopped.fillna(False).sum()),
-            }
-        )
+    data = (X_tr, y_tr, X_val, y_val, X_te, y_te)
+    rows = [
+        _run_method(method, svm_configs, data, make_plain, make_es, recorded, random_state)
+        for method in methods
+    ]
     return pd.DataFrame(rows, columns=HPO_COLUMNS)
+
+
+def _run_method(
+    method: str,
+    svm_configs: pd.DataFrame,
+    data: tuple[Any, ...],
+    make_plain: Callable[..., Any],
+    make_es: Callable[[pd.Series], Any],
+    recorded: list[_RecordingFit],
+    random_state: int | None,
+) -> dict[str, Any]:
+    """One HPO method's search on the fold ``data``, as a row of :data:`HPO_COLUMNS`."""
+    search, uses_es = method.removesuffix("+ES"), method.endswith("+ES")
+    X_val, y_val = data[2], data[3]
+    recorded.clear()
+    kwargs: dict[str, Any] = {}
+    if uses_es:
+        kwargs["fit_params"] = {"X_val": X_val, "y_val": y_val}
+    if search == "SH":
+        kwargs["random_state"] = random_state
+    run = random_search if search == "RS" else successive_halving
+    result: SearchResult = run(make_es if uses_es else make_plain, svm_configs, *data, **kwargs)
+    overhead = _es_overhead_seconds(recorded, result.trials, make_plain) if uses_es else 0.0
+    stopped = result.trials["stopped_early"]
+    return {
+        "method": method,
+        "search": search,
+        "early_stopping": uses_es,
+        "config_id": result.config_id,
+        "val_accuracy": result.val_accuracy,
+        "test_accuracy": result.test_accuracy,
+        "fit_seconds": result.fit_seconds,
+        "total_iterations": result.total_iterations,
+        "es_overhead_seconds": overhead,
+        "n_fits": len(result.trials),
+        "n_stopped_early": int(stopped.fillna(False).sum()),
+    }
 
 
 def e3_scores(per_fold: pd.DataFrame, beta: float = 0.995) -> pd.DataFrame:
