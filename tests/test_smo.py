@@ -243,3 +243,22 @@ def test_small_cache_walks_the_resident_path_exactly():
     tiny = solve_smo(X, y, C=20.0, gamma=2.0, cache_size_mb=3 * X.shape[0] * 4 / 2**20)
     assert (tiny.n_iter, tiny.rho) == (full.n_iter, full.rho)
     np.testing.assert_array_equal(tiny.alpha, full.alpha)
+
+
+def test_fast_parameter_checks_agree_with_the_declared_constraints():
+    """SolverParams' quick predicates give scikit-learn's verdict on every kind of value."""
+    from sklearn.utils._param_validation import make_constraint
+
+    from esmo.solver.params import FAST_CHECKS, SOLVER_CONSTRAINTS
+
+    values = [
+        0, 1, -1, -2, 5, 2**62, 0.0, 1e-300, 0.5, 1.0, -0.5, 3.0, np.inf, -np.inf, np.nan,
+        np.float32(2.0), np.int64(7), np.int32(-1), True, False, None, "rbf", "linear",
+        "poly", np.float32, np.float64, float, [1.0], "1.0",
+    ]  # fmt: skip
+    assert set(FAST_CHECKS) == set(SOLVER_CONSTRAINTS)
+    for name, constraints in SOLVER_CONSTRAINTS.items():
+        declared = [make_constraint(c) for c in constraints]
+        for value in values:
+            expected = any(c.is_satisfied_by(value) for c in declared)
+            assert FAST_CHECKS[name](value) == expected, (name, value)

@@ -55,6 +55,17 @@ class EarlyStopping:
         object.__setattr__(self, "tol", float(arrays["tol"][0]))
         object.__setattr__(self, "restore_best", bool(arrays["restore_best"][0]))
 
+    @classmethod
+    def _checked(cls, arrays: dict[str, np.ndarray]) -> EarlyStopping:
+        """The configuration in entry 0 of arrays :func:`validate_configurations` returned."""
+        es = object.__new__(cls)
+        object.__setattr__(es, "patience", int(arrays["patience"][0]))
+        object.__setattr__(es, "tol", float(arrays["tol"][0]))
+        object.__setattr__(es, "interval", int(arrays["interval"][0]))
+        object.__setattr__(es, "metric", METRICS[arrays["metric"][0]])
+        object.__setattr__(es, "restore_best", bool(arrays["restore_best"][0]))
+        return es
+
 
 @dataclass(frozen=True)
 class EarlyStoppingSet:
@@ -106,13 +117,17 @@ class EarlyStoppingSet:
                     "configs must hold EarlyStopping objects or be a DataFrame, got an "
                     f"element of type {type(c).__name__}."
                 )
-        return cls(
-            np.array([c.patience for c in out], dtype=np.int64),
-            np.array([c.tol for c in out], dtype=np.float64),
-            np.array([c.interval for c in out], dtype=np.int64),
-            np.array([c.metric for c in out], dtype=object),
-            np.array([c.restore_best for c in out], dtype=bool),
-        )
+        # each EarlyStopping was checked when it was made: the arrays need no second check
+        checked = object.__new__(cls)
+        for name, values, dtype in (
+            ("patience", [c.patience for c in out], np.int64),
+            ("tol", [c.tol for c in out], np.float64),
+            ("interval", [c.interval for c in out], np.int64),
+            ("metric", [_CODES[c.metric] for c in out], np.int64),
+            ("restore_best", [c.restore_best for c in out], np.bool_),
+        ):
+            object.__setattr__(checked, name, np.array(values, dtype=dtype))
+        return checked
 
     @classmethod
     def _of_table(cls, table: Any) -> EarlyStoppingSet:

@@ -15,7 +15,6 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from esmo.early_stopping import (
-    METRICS,
     EarlyStopping,
     EarlyStoppingSet,
     validate_configurations,
@@ -250,13 +249,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         """The early-stopping parameters as a configuration, checked by its rules under our names."""
         fields = {field: [getattr(self, name)] for name, field in _ES_PARAMS.items()}
         valid = validate_configurations(fields, labels={f: n for n, f in _ES_PARAMS.items()})
-        return EarlyStopping(
-            patience=int(valid["patience"][0]),
-            tol=float(valid["tol"][0]),
-            interval=int(valid["interval"][0]),
-            metric=METRICS[valid["metric"][0]],
-            restore_best=bool(valid["restore_best"][0]),
-        )
+        return EarlyStopping._checked(valid)
 
     def _solve(
         self,

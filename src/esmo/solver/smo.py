@@ -48,7 +48,7 @@ _NO_CONFIGS = EarlyStoppingSet.of([])
 
 
 @jit
-def smo_loop(y, QD, C, tol, max_iter, rows, tr, low_excluded, up_excluded, alpha, G, status):
+def smo_loop(y, QD, C, tol, max_iter, rows, tr, alpha, G, status):
     """Run SMO from ``a = 0``; returns ``(n_iter, max_iter_reached)``.
 
     ``alpha``, ``G`` and ``status`` are filled in place, the tracker ``tr``
@@ -57,9 +57,11 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, low_excluded, up_excluded, alpha
     """
     n = y.shape[0]
     m = tr.y_eval.shape[0]
+    counters = tr.counters  # read every iteration: taken out of the tracker once
     alpha[:] = 0.0
     G[:] = -1.0
     status[:] = LOWER
+    low_excluded, up_excluded = excluded_statuses(y)
     scratch = np.empty(n)  # per-point candidate values of one pass
     low_val = np.empty(n)
     free = np.empty(n, dtype=np.int64)  # the free vectors, for rho at checks
@@ -73,7 +75,7 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, low_excluded, up_excluded, alpha
             return n_iter, True
         if i == -1:
             return n_iter, False
-        tracking = tr.counters[N_ACTIVE] > 0
+        tracking = counters[N_ACTIVE] > 0
         n_cols = n + m if tracking else n
         Ki = get_row(rows, i, n_cols)
         j, Gmax2 = select_j(Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val)
@@ -93,7 +95,7 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, low_excluded, up_excluded, alpha
         ci = y[i] * (ai - old_ai)
         cj = y[j] * (aj - old_aj)
 
-        is_check = tracking and n_iter == tr.counters[NEXT_EVENT]
+        is_check = tracking and n_iter == counters[NEXT_EVENT]
         rho = 0.0
         if is_check and n_free == 0:
             i, Gmax, lb = update_gradient_with_bounds(G, y, Ki, Kj, ci, cj, status)
@@ -147,7 +149,6 @@ def run_smo(
     tr = make_tracker(configs, y_eval, n_val, n, stop_when_all_stopped)
     alpha, G = np.empty(n), np.empty(n)
     status = np.empty(n, dtype=np.int8)
-    low_excluded, up_excluded = excluded_statuses(y)
     n_iter, hit_max = smo_loop(
         y,
         kernel_diagonal(X, params.kernel),
@@ -156,8 +157,6 @@ def run_smo(
         params.iteration_limit(n),
         rows,
         tr,
-        low_excluded,
-        up_excluded,
         alpha,
         G,
         status,

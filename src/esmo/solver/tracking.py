@@ -68,9 +68,17 @@ def make_tracker(
     configs: EarlyStoppingSet, y_eval: np.ndarray, n_val: int, n: int, stop_when_all_stopped: bool
 ) -> Tracker:
     """A tracker of ``configs`` on the evaluation labels (validation then test), before the run."""
+    if len(configs) == 0:
+        return NO_TRACKING
+    return _new_tracker(configs, y_eval, n_val, n, stop_when_all_stopped)
+
+
+def _new_tracker(
+    configs: EarlyStoppingSet, y_eval: np.ndarray, n_val: int, n: int, stop_when_all_stopped: bool
+) -> Tracker:
     k = len(configs)
-    keep = np.cumsum(configs.restore_best) - 1
-    keep_row = np.where(configs.restore_best, keep, -1).astype(np.int64)
+    keep_row = np.where(configs.restore_best, np.cumsum(configs.restore_best) - 1, -1)
+    intervals = np.unique(configs.interval) if k else np.ones(1, dtype=np.int64)
     return Tracker(
         y_eval=y_eval,
         positive=y_eval > 0.0,
@@ -79,22 +87,26 @@ def make_tracker(
         tol=configs.tol,
         interval=configs.interval,
         metric=configs.metric,
-        keep_row=keep_row,
+        keep_row=keep_row.astype(np.int64),
         S=np.zeros(y_eval.shape[0]),
         best_obj=np.empty(k),
         deadline=np.empty(k, dtype=np.int64),
         active=np.ones(k, dtype=np.bool_),
-        intervals=np.unique(configs.interval) if k else np.ones(1, dtype=np.int64),
-        n_using=np.zeros(max(1, np.unique(configs.interval).shape[0]), dtype=np.int64),
+        intervals=intervals,
+        n_using=np.zeros(intervals.shape[0], dtype=np.int64),
         out_iter=np.empty((k, 2), dtype=np.int64),
         out_acc=np.empty((k, 4)),
-        best_alpha=np.zeros((int(configs.restore_best.sum()), n)),
+        best_alpha=np.zeros((int(np.count_nonzero(configs.restore_best)), n)),
         best_rho=np.zeros(k),
         counters=np.array([k, 0, 0, 0], dtype=np.int64),
         bars=np.empty(2),
         need_hinge=bool(k > 0 and configs.metric.max() == 1),
         stop_when_all_stopped=bool(stop_when_all_stopped),
     )
+
+
+#: The tracker of a run without early stopping; no step writes to it, so runs share it.
+NO_TRACKING = _new_tracker(EarlyStoppingSet.of([]), np.empty(0), 0, 0, True)
 
 
 @jit(inline="always")
@@ -132,11 +144,14 @@ def check_bounds(tr):
 
 @jit
 def start_tracking(tr, y, G, status, max_iter):
-    """Set every configuration at iteration 0 (all alphas 0): deadlines, the start values, bounds."""
+    """Set every configuration at iteration 0 (all alphas 0): deadlines, the start values, bounds.
+
+    Without configurations nothing is written: the run shares :data:`NO_TRACKING`.
+    """
     n_cfg = tr.patience.shape[0]
-    tr.counters[LIMIT] = max_iter + 1
     if n_cfg == 0:
         return
+    tr.counters[LIMIT] = max_iter + 1
     rho0 = calculate_rho(y, G, status)
     m = tr.y_eval.shape[0]
     acc0 = eval_accuracy(tr.S, tr.y_eval, 0, tr.n_val, rho0)
@@ -175,16 +190,15 @@ def advance(tr, Ki_ev, Kj_ev, ci, cj):
 
 
 @jit(inline="always")
-def evaluate_validation(tr, rho, Ki_ev, Kj_ev, ci, cj):
+def evaluate_validation(S, y_eval, positive, n_val, need_hinge, rho, Ki_ev, Kj_ev, ci, cj):
     """Move the validation decision values; ``(accuracy, mean hinge loss)`` at ``rho``.
 
     Branch-free passes (adding ``max(h, 0)`` equals adding only positive ``h``),
     and the hinge loss (NaN otherwise) only when some configuration reads it.
     """
-    S, y_eval, n_val = tr.S, tr.y_eval, tr.n_val
     correct = 0
     hinge = np.nan
-    if tr.need_hinge:
+    if need_hinge:
         hinge_sum = 0.0
         for v in range(n_val):
             s = S[v] + Ki_ev[v] * ci + Kj_ev[v] * cj
@@ -195,7 +209,6 @@ def evaluate_validation(tr, rho, Ki_ev, Kj_ev, ci, cj):
             hinge_sum += max(1.0 - yv * f, 0.0)
         hinge = hinge_sum / n_val
     else:
-        positive = tr.positive
         for v in range(n_val):
             s = S[v] + Ki_ev[v] * ci + Kj_ev[v] * cj
             S[v] = s
@@ -204,19 +217,14 @@ def evaluate_validation(tr, rho, Ki_ev, Kj_ev, ci, cj):
 
 
 @jit(inline="always")
-def evaluate_test(tr, rho, Ki_ev, Kj_ev, ci, cj, count):
+def evaluate_test(S_te, positive_te, rho, Ki_te, Kj_te, ci, cj, count):
     """Move the test decision values; their accuracy at ``rho`` if ``count`` (else NaN)."""
-    n_val = tr.n_val
-    S_te = tr.S[n_val:]
-    Ki_te = Ki_ev[n_val:]
-    Kj_te = Kj_ev[n_val:]
     n_test = S_te.shape[0]
     if not count:
         for v in range(n_test):
             S_te[v] += Ki_te[v] * ci + Kj_te[v] * cj
         return np.nan
     correct = 0
-    positive_te = tr.positive[n_val:]
     for v in range(n_test):
         s = S_te[v] + Ki_te[v] * ci + Kj_te[v] * cj
         S_te[v] = s
@@ -259,13 +267,14 @@ def record_check(tr, n_iter, acc, hinge, tacc, rho, alpha):
 @jit(inline="always")
 def schedule_next_check(tr, n_iter):
     """The next iteration that is a multiple of an interval still in use."""
-    next_event = tr.counters[LIMIT]
-    for u in range(tr.intervals.shape[0]):
-        if tr.n_using[u] > 0:
-            upcoming = (n_iter // tr.intervals[u] + 1) * tr.intervals[u]
+    intervals, n_using, counters = tr.intervals, tr.n_using, tr.counters
+    next_event = counters[LIMIT]
+    for u in range(intervals.shape[0]):
+        if n_using[u] > 0:
+            upcoming = (n_iter // intervals[u] + 1) * intervals[u]
             if upcoming < next_event:
                 next_event = upcoming
-    tr.counters[NEXT_EVENT] = next_event
+    counters[NEXT_EVENT] = next_event
 
 
 @jit(inline="always")
@@ -276,13 +285,18 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
     Returns True when the run should end: every configuration has stopped and
     the run is a real early-stopped fit (not a sweep run to convergence).
     """
-    acc, hinge = evaluate_validation(tr, rho, Ki_ev, Kj_ev, ci, cj)
-    bars = tr.bars
-    scan = acc > bars[ACC_BAR] or hinge < bars[HINGE_BAR] or n_iter >= tr.counters[NEXT_DEADLINE]
-    tacc = evaluate_test(tr, rho, Ki_ev, Kj_ev, ci, cj, scan)
+    # the tracker's arrays taken out once: each access of a field costs a reference count
+    S, positive, n_val, bars, counters = tr.S, tr.positive, tr.n_val, tr.bars, tr.counters
+    acc, hinge = evaluate_validation(
+        S, tr.y_eval, positive, n_val, tr.need_hinge, rho, Ki_ev, Kj_ev, ci, cj
+    )
+    scan = acc > bars[ACC_BAR] or hinge < bars[HINGE_BAR] or n_iter >= counters[NEXT_DEADLINE]
+    tacc = evaluate_test(
+        S[n_val:], positive[n_val:], rho, Ki_ev[n_val:], Kj_ev[n_val:], ci, cj, scan
+    )
     if scan:
         record_check(tr, n_iter, acc, hinge, tacc, rho, alpha)
-    if tr.counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
+    if counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
         return True
     schedule_next_check(tr, n_iter)
     return False

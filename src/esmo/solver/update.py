@@ -76,7 +76,7 @@ def update_pair(ai, aj, yi, yj, Gi, Gj, quad, C):
     return ai, aj
 
 
-@jit(inline="always")
+@jit
 def update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch):
     """``G += y (K_i c_i + K_j c_j)``, then ``(next i, m(a))`` from the updated gradient."""
     n = y.shape[0]
@@ -94,7 +94,7 @@ def update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch):
     return imax, Gmax
 
 
-@jit(inline="always")
+@jit
 def update_gradient_with_bounds(G, y, Ki, Kj, ci, cj, status):
     """As :func:`update_gradient`, and also the largest ``y_t G_t`` over ``I_low``: ``(i, m(a), lb)``."""
     Gmax = -np.inf

@@ -25,14 +25,15 @@ from esmo.solver.rho import LOWER, UPPER
 TAU = 1e-12
 
 
-def excluded_statuses(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+@jit
+def excluded_statuses(y):
     """Per point, the status that excludes it from ``I_low`` and the one that excludes it from ``I_up``."""
     low_excluded = np.where(y > 0, LOWER, UPPER).astype(np.int8)
     up_excluded = np.where(y > 0, UPPER, LOWER).astype(np.int8)
     return low_excluded, up_excluded
 
 
-@jit(inline="always")
+@jit
 def select_first_i(y, G, status):
     """``(i, m(a))``: the argmax of ``-y_t G_t`` over ``I_up``, ties to the last index; -1 if empty."""
     Gmax = -np.inf
@@ -48,7 +49,7 @@ def select_first_i(y, G, status):
     return imax, Gmax
 
 
-@jit(inline="always")
+@jit
 def select_j(Gmax, QDi, Ki, y, G, QD, status, low_excluded, scratch, low_val):
     """``(j, max over I_low of y_t G_t)`` for the chosen ``i`` (``Gmax = m(a)``, row ``Ki``).
 
