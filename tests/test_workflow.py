@@ -229,7 +229,7 @@ def test_reduced_run_produces_e1_e2_and_appendix_b(reduced_run):
     wilcoxon = pd.read_csv(results / "e1" / "wilcoxon.csv")
     assert len(wilcoxon) == 5 * 2 * 2  # ES configurations x kernels x objectives
     # oracle: the tests recomputed from the score table (scipy, Holm by hand)
-    scoring = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["scoring"]
+    scoring = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["thesis"]["scoring"]
     scores = pd.read_csv(results / "e1" / "scores.csv")
     expected = _wilcoxon_holm_recomputed(scores, scoring["beta"], scoring["alpha"])
     got = wilcoxon.merge(expected, on=["kernel", "metric", "es_id"], suffixes=("", "_expected"))
