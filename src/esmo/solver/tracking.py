@@ -123,8 +123,10 @@ def check_bounds(tr):
 
     An accuracy configuration improves only if ``acc - best > tol``, so only if
     ``acc`` exceeds ``best + tol`` less rounding (1e-9 covers it: for tol >= 1 no
-    accuracy can improve); a hinge one only if ``hinge < best``. Without either,
-    only a configuration at its deadline changes: it stops.
+    accuracy can improve; for tol = 0 no slack is needed, ``acc - best > 0``
+    being ``acc > best``, so an accuracy equal to the best reads no
+    configuration); a hinge one only if ``hinge < best``. Without either, only a
+    configuration at its deadline changes: it stops.
     """
     acc_bar = np.inf
     hinge_bar = -np.inf
@@ -133,7 +135,8 @@ def check_bounds(tr):
         if not tr.active[c]:
             continue
         if tr.metric[c] == 0:
-            acc_bar = min(acc_bar, tr.best_obj[c] + tr.tol[c] - 1e-9)
+            slack = 1e-9 if tr.tol[c] > 0.0 else 0.0
+            acc_bar = min(acc_bar, tr.best_obj[c] + tr.tol[c] - slack)
         else:
             hinge_bar = max(hinge_bar, tr.best_obj[c])
         next_deadline = min(next_deadline, tr.deadline[c])
@@ -189,49 +192,6 @@ def advance(tr, Ki_ev, Kj_ev, ci, cj):
         S[v] += Ki_ev[v] * ci + Kj_ev[v] * cj
 
 
-@jit(inline="always")
-def evaluate_validation(S, y_eval, positive, n_val, need_hinge, rho, Ki_ev, Kj_ev, ci, cj):
-    """Move the validation decision values; ``(accuracy, mean hinge loss)`` at ``rho``.
-
-    Branch-free passes (adding ``max(h, 0)`` equals adding only positive ``h``),
-    and the hinge loss (NaN otherwise) only when some configuration reads it.
-    """
-    correct = 0
-    hinge = np.nan
-    if need_hinge:
-        hinge_sum = 0.0
-        for v in range(n_val):
-            s = S[v] + Ki_ev[v] * ci + Kj_ev[v] * cj
-            S[v] = s
-            f = s - rho
-            yv = y_eval[v]
-            correct += (f > 0.0) == (yv > 0.0)
-            hinge_sum += max(1.0 - yv * f, 0.0)
-        hinge = hinge_sum / n_val
-    else:
-        for v in range(n_val):
-            s = S[v] + Ki_ev[v] * ci + Kj_ev[v] * cj
-            S[v] = s
-            correct += (s - rho > 0.0) == positive[v]
-    return correct / n_val, hinge
-
-
-@jit(inline="always")
-def evaluate_test(S_te, positive_te, rho, Ki_te, Kj_te, ci, cj, count):
-    """Move the test decision values; their accuracy at ``rho`` if ``count`` (else NaN)."""
-    n_test = S_te.shape[0]
-    if not count:
-        for v in range(n_test):
-            S_te[v] += Ki_te[v] * ci + Kj_te[v] * cj
-        return np.nan
-    correct = 0
-    for v in range(n_test):
-        s = S_te[v] + Ki_te[v] * ci + Kj_te[v] * cj
-        S_te[v] = s
-        correct += (s - rho > 0.0) == positive_te[v]
-    return correct / n_test if n_test > 0 else np.nan
-
-
 @jit
 def record_check(tr, n_iter, acc, hinge, tacc, rho, alpha):
     """Step the state machine of every configuration that checks at ``n_iter``."""
@@ -265,38 +225,53 @@ def record_check(tr, n_iter, acc, hinge, tacc, rho, alpha):
 
 
 @jit(inline="always")
-def schedule_next_check(tr, n_iter):
-    """The next iteration that is a multiple of an interval still in use."""
-    intervals, n_using, counters = tr.intervals, tr.n_using, tr.counters
-    next_event = counters[LIMIT]
-    for u in range(intervals.shape[0]):
-        if n_using[u] > 0:
-            upcoming = (n_iter // intervals[u] + 1) * intervals[u]
-            if upcoming < next_event:
-                next_event = upcoming
-    counters[NEXT_EVENT] = next_event
-
-
-@jit(inline="always")
 def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
-    """A check iteration: move the decision values, read the objectives, step the state machines.
+    """A check: move the decision values, read the objectives, step the state machines.
 
-    Test points are counted only when some configuration's outcome is recorded.
-    Returns True when the run should end: every configuration has stopped and
-    the run is a real early-stopped fit (not a sweep run to convergence).
+    The validation pass is branch-free (adding ``max(h, 0)`` equals adding only
+    positive ``h``) and computes the hinge loss only when some configuration
+    reads it; test points are counted only when some configuration's outcome is
+    recorded. The passes are written here, not called: a numba-inlined helper
+    with a loop cost several times the pass itself. Returns True when the run
+    should end: every configuration has stopped and the run is a real
+    early-stopped fit (not a sweep run to convergence).
     """
-    # the tracker's arrays taken out once: each access of a field costs a reference count
     S, positive, n_val, bars, counters = tr.S, tr.positive, tr.n_val, tr.bars, tr.counters
-    acc, hinge = evaluate_validation(
-        S, tr.y_eval, positive, n_val, tr.need_hinge, rho, Ki_ev, Kj_ev, ci, cj
-    )
+    correct = 0
+    hinge = np.nan
+    if tr.need_hinge:
+        y_eval = tr.y_eval
+        hinge_sum = 0.0
+        for v in range(n_val):
+            s = S[v] + Ki_ev[v] * ci + Kj_ev[v] * cj
+            S[v] = s
+            f = s - rho
+            correct += (f > 0.0) == (y_eval[v] > 0.0)
+            hinge_sum += max(1.0 - y_eval[v] * f, 0.0)
+        hinge = hinge_sum / n_val
+    else:
+        for v in range(n_val):
+            s = S[v] + Ki_ev[v] * ci + Kj_ev[v] * cj
+            S[v] = s
+            correct += (s - rho > 0.0) == positive[v]
+    acc = correct / n_val
     scan = acc > bars[ACC_BAR] or hinge < bars[HINGE_BAR] or n_iter >= counters[NEXT_DEADLINE]
-    tacc = evaluate_test(
-        S[n_val:], positive[n_val:], rho, Ki_ev[n_val:], Kj_ev[n_val:], ci, cj, scan
-    )
+    S_te, positive_te, Ki_te, Kj_te = S[n_val:], positive[n_val:], Ki_ev[n_val:], Kj_ev[n_val:]
+    correct = 0
+    for v in range(S_te.shape[0]):
+        s = S_te[v] + Ki_te[v] * ci + Kj_te[v] * cj
+        S_te[v] = s
+        correct += (s - rho > 0.0) == positive_te[v]
     if scan:
+        tacc = correct / S_te.shape[0] if S_te.shape[0] > 0 else np.nan
         record_check(tr, n_iter, acc, hinge, tacc, rho, alpha)
     if counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
         return True
-    schedule_next_check(tr, n_iter)
+    # the next check: the next multiple of an interval still in use
+    intervals, n_using = tr.intervals, tr.n_using
+    next_event = counters[LIMIT]
+    for u in range(intervals.shape[0]):
+        if n_using[u] > 0:
+            next_event = min(next_event, (n_iter // intervals[u] + 1) * intervals[u])
+    counters[NEXT_EVENT] = next_event
     return False
