@@ -256,15 +256,20 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
             correct += (s - rho > 0.0) == positive[v]
     acc = correct / n_val
     scan = acc > bars[ACC_BAR] or hinge < bars[HINGE_BAR] or n_iter >= counters[NEXT_DEADLINE]
-    S_te, positive_te, Ki_te, Kj_te = S[n_val:], positive[n_val:], Ki_ev[n_val:], Kj_ev[n_val:]
-    correct = 0
-    for v in range(S_te.shape[0]):
-        s = S_te[v] + Ki_te[v] * ci + Kj_te[v] * cj
-        S_te[v] = s
-        correct += (s - rho > 0.0) == positive_te[v]
+    S_te, Ki_te, Kj_te = S[n_val:], Ki_ev[n_val:], Kj_ev[n_val:]
+    n_test = S_te.shape[0]
     if scan:
-        tacc = correct / S_te.shape[0] if S_te.shape[0] > 0 else np.nan
+        positive_te = positive[n_val:]
+        correct = 0
+        for v in range(n_test):
+            s = S_te[v] + Ki_te[v] * ci + Kj_te[v] * cj
+            S_te[v] = s
+            correct += (s - rho > 0.0) == positive_te[v]
+        tacc = correct / n_test if n_test > 0 else np.nan
         record_check(tr, n_iter, acc, hinge, tacc, rho, alpha)
+    else:
+        for v in range(n_test):
+            S_te[v] += Ki_te[v] * ci + Kj_te[v] * cj
     if counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
         return True
     # the next check: the next multiple of an interval still in use
