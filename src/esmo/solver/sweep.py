@@ -38,7 +38,9 @@ class SweepResult:
     ``restore_best`` would return. ``reference`` describes the run to convergence
     (``n_iter``, ``max_iter_reached``, ``val_accuracy``, ``test_accuracy``, from
     fresh float64 predictions). ``best_alpha`` and ``best_rho`` hold the best
-    iterate of each configuration that asked for ``restore_best``, in order.
+    checked iterate of each configuration that asked for ``restore_best``, in
+    order: the model its separate fit returns when it stopped early (one that
+    never stopped returns the converged model instead).
     ``table`` puts the per-configuration arrays in a DataFrame.
     """
 
