@@ -78,3 +78,14 @@ def test_decision_values_and_support_vectors_equal_libsvm(libsvm_mirror, row):
     f_ref = svc.decision_function(X)
     np.testing.assert_allclose(clf.decision_function(X), f_ref, rtol=0, atol=atol)
     np.testing.assert_array_equal(clf.predict(X), svc.predict(X))
+
+
+@pytest.mark.parametrize(
+    "config", table.BLAS_SENSITIVE, ids=lambda c: f"{c[0]}-{c[1]}-C{c[2]:g}-tol{c[4]:g}"
+)
+def test_iterations_equal_libsvm_where_the_blas_build_decides(libsvm_mirror, config):
+    """Where the count depends on the BLAS build, esmo must still take LIBSVM's, measured live."""
+    name, kernel, C, gamma, tol = config
+    X, y = _load(libsvm_mirror, name)
+    params = {"kernel": kernel, "C": C, "gamma": gamma, "tol": tol}
+    assert table.esmo_fit(X, y, **params).n_iter_ == table.libsvm(X, y, **params).n_iter_[0]
