@@ -12,18 +12,14 @@ import math
 
 import numpy as np
 from scipy.linalg.blas import ddot
-from sklearn.utils._param_validation import validate_parameter_constraints
 
 from esmo.solver.compile import jit
-from esmo.solver.params import KERNELS, SOLVER_CONSTRAINTS
+from esmo.solver.params import KERNELS, check_parameters
 
 
 def check_kernel(kernel: str, gamma: float) -> int:
     """The compiled code's number for ``kernel``, after checking it and ``gamma`` by the solver's rules."""
-    rules = {name: SOLVER_CONSTRAINTS[name] for name in ("kernel", "gamma")}
-    validate_parameter_constraints(
-        rules, {"kernel": kernel, "gamma": gamma}, caller_name="kernel_matrix"
-    )
+    check_parameters({"kernel": kernel, "gamma": gamma}, "kernel_matrix")
     return KERNELS.index(kernel)
 
 

@@ -53,6 +53,17 @@ FAST_CHECKS = {
 }
 
 
+def check_parameters(values: dict[str, object], caller: str) -> None:
+    """Check ``values`` (some of SolverParams' fields) by SOLVER_CONSTRAINTS, quickly.
+
+    The quick predicates decide; only a value that fails one goes through
+    scikit-learn's validation, which raises with its message.
+    """
+    if not all(FAST_CHECKS[name](value) for name, value in values.items()):
+        rules = {name: SOLVER_CONSTRAINTS[name] for name in values}
+        validate_parameter_constraints(rules, values, caller_name=caller)
+
+
 @dataclass(frozen=True)
 class SolverParams:
     """What an SMO run solves and how: kernel, box ``C``, tolerance, iteration limit, kernel store.
@@ -74,9 +85,7 @@ class SolverParams:
     kernel_dtype: type = np.float32
 
     def __post_init__(self) -> None:
-        values = {f.name: getattr(self, f.name) for f in fields(self)}
-        if not all(check(values[name]) for name, check in FAST_CHECKS.items()):
-            validate_parameter_constraints(SOLVER_CONSTRAINTS, values, caller_name="the SMO solver")
+        check_parameters({f.name: getattr(self, f.name) for f in fields(self)}, "the SMO solver")
         if np.dtype(self.kernel_dtype) not in (np.float32, np.float64):
             raise ValueError(
                 f"kernel_dtype must be np.float32 or np.float64, got {self.kernel_dtype!r}."
