@@ -184,7 +184,7 @@ def eval_accuracy(S, y_eval, start, stop, rho):
     return correct / (stop - start) if stop > start else np.nan
 
 
-@jit(inline="always")
+@jit
 def advance(tr, Ki_ev, Kj_ev, ci, cj):
     """Between checks: the decision values move by the two changed alphas."""
     S = tr.S
