@@ -40,11 +40,17 @@ from esmo.solver.predictions import final_predictions
 from esmo.solver.result import SolverResult, Tracking
 from esmo.solver.rho import LOWER, calculate_rho, move_free, rho_from_bounds, rho_from_free_list
 from esmo.solver.row_cache import build_kernel_rows, get_row
-from esmo.solver.tracking import N_ACTIVE, NEXT_EVENT, advance, check, make_tracker, start_tracking
+from esmo.solver.tracking import (
+    N_ACTIVE,
+    NEXT_EVENT,
+    NO_CONFIGS,
+    advance,
+    check,
+    make_tracker,
+    start_tracking,
+)
 from esmo.solver.update import status_of, update_gradient, update_gradient_with_bounds, update_pair
 from esmo.solver.working_set import excluded_statuses, select_first_i, select_j
-
-_NO_CONFIGS = EarlyStoppingSet.of([])
 
 
 @jit
@@ -141,7 +147,7 @@ def run_smo(
     """
     X, y = as_problem(X, y)
     n = X.shape[0]
-    configs = configs if configs is not None else _NO_CONFIGS
+    configs = configs if configs is not None else NO_CONFIGS
     blocks, y_eval, n_val = [], np.empty(0), 0
     if len(configs):
         blocks, y_eval, n_val = as_evaluation(X_val, y_val, X_test, y_test, X.shape[1])

@@ -105,8 +105,10 @@ def _new_tracker(
     )
 
 
-#: The tracker of a run without early stopping; no step writes to it, so runs share it.
-NO_TRACKING = _new_tracker(EarlyStoppingSet.of([]), np.empty(0), 0, 0, True)
+#: No configuration, and the tracker of a run without early stopping: no step writes
+#: to it, so runs share it.
+NO_CONFIGS = EarlyStoppingSet.of([])
+NO_TRACKING = _new_tracker(NO_CONFIGS, np.empty(0), 0, 0, True)
 
 
 @jit(inline="always")
