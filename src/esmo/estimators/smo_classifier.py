@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import warnings
 from numbers import Real
 from typing import Any
@@ -11,6 +12,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
@@ -22,7 +24,9 @@ from esmo.early_stopping import (
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SOLVER_CONSTRAINTS, SolverParams
 from esmo.solver.result import SolverResult
-from esmo.solver.smo import run_smo
+from esmo.solver.inputs import as_sample_weight
+from esmo.solver.smo import run_smo, warm_state
+from esmo.solver.state import SolverState
 
 _SOLVERS = ("fan", "keerthi", "fan_plain")
 # the estimator's name of each early-stopping field
@@ -54,6 +58,14 @@ def _binary_classes(y: np.ndarray) -> np.ndarray:
     if classes.shape[0] != 2:
         raise ValueError(f"y holds one class only ({classes.tolist()}); an SVM needs two classes.")
     return classes
+
+
+def _problem_key(X: np.ndarray, y: np.ndarray, weight: np.ndarray, params: SolverParams) -> tuple:
+    """What a warm start must find unchanged to continue a run exactly: data, kernel, bounds."""
+    digest = hashlib.sha256()
+    for a in (X, y, weight):
+        digest.update(np.ascontiguousarray(a).view(np.uint8))
+    return digest.hexdigest(), params.kernel, params.gamma, params.C
 
 
 class SMOClassifier(ClassifierMixin, BaseEstimator):
@@ -96,11 +108,24 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         Memory budget of the kernel rows (computed on demand; LRU if not all fit).
     random_state : int, RandomState or None
         Seeds the internal validation split.
+    class_weight : dict, 'balanced' or None
+        Multiplies ``C`` per class, as in SVC: point ``t`` gets the upper bound
+        ``C * class_weight[y_t] * sample_weight[t]``; 'balanced' weighs each
+        class by ``n_samples / (2 * its count)``.
+    warm_start : bool
+        Start from the previous fit's solution. When only ``max_iter`` or the
+        early-stopping settings changed (same data, kernel, ``C`` and weights),
+        the solver continues exactly where it stopped: a fit cut by
+        ``max_iter=k`` and then continued equals the uninterrupted fit, and
+        ``n_iter_`` and ``max_iter`` count from the cold start. Otherwise (new
+        ``C``, ``gamma``, weights or data of the same size) it starts from the
+        previous alphas clipped into the new box, ``y'a = 0`` repaired, and
+        counts its iterations from 0. Only ``solver='fan'``.
 
     Attributes
     ----------
     classes_, support_, support_vectors_, dual_coef_, intercept_, n_iter_,
-    stopped_early_, max_iter_reached_, rho_, gamma_, n_features_in_.
+    stopped_early_, max_iter_reached_, rho_, gamma_, class_weight_, n_features_in_.
     ``decision_function(x) = dual_coef_ @ K(support_vectors_, x) + intercept_``;
     a value >= 0 predicts ``classes_[1]`` (LIBSVM's rule).
     """
@@ -117,6 +142,8 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "solver": [StrOptions(set(_SOLVERS))],
         "random_state": ["random_state"],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
+        "warm_start": ["boolean"],
     }
 
     def __init__(
@@ -136,6 +163,8 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         solver: str = "fan",
         cache_size_mb: float = SolverParams.cache_size_mb,
         random_state: Any = None,
+        class_weight: dict | str | None = None,
+        warm_start: bool = False,
     ) -> None:
         self.kernel = kernel
         self.C = C
@@ -152,6 +181,8 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self.solver = solver
         self.cache_size_mb = cache_size_mb
         self.random_state = random_state
+        self.class_weight = class_weight
+        self.warm_start = warm_start
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -168,16 +199,22 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
             )
         return np.where(y == self.classes_[0], 1.0, -1.0)
 
-    def fit(self, X: Any, y: Any, X_val: Any = None, y_val: Any = None) -> SMOClassifier:
-        """Train on ``(X, y)``; early stopping reads ``(X_val, y_val)`` or an internal split."""
+    def fit(
+        self, X: Any, y: Any, sample_weight: Any = None, X_val: Any = None, y_val: Any = None
+    ) -> SMOClassifier:
+        """Train on ``(X, y)``; early stopping reads ``(X_val, y_val)`` or an internal split.
+
+        ``sample_weight`` multiplies ``C`` per training point, as in SVC.
+        """
         self._validate_params()
         es = self._early_stopping_config()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
         self.classes_ = _binary_classes(y)
-        if self.solver != "fan" and self.early_stopping:
+        if self.solver != "fan" and (self.early_stopping or self.warm_start):
+            option = "early_stopping" if self.early_stopping else "warm_start"
             raise ValueError(
-                f"early_stopping is only supported by solver='fan', not {self.solver!r}; "
-                "set early_stopping=False or solver='fan'."
+                f"{option} is only supported by solver='fan', not {self.solver!r}; "
+                f"set {option}=False or solver='fan'."
             )
         if (X_val is None) != (y_val is None):
             raise ValueError("Pass both X_val and y_val, or neither.")
@@ -189,6 +226,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
                 stacklevel=2,
             )
         y_int = self._encode(y, "y")
+        weight = self._point_weights(y, sample_weight)
         self.gamma_ = self._resolve_gamma(X)
         params = SolverParams(
             kernel=self.kernel,
@@ -200,14 +238,56 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         )
         validation = None
         if self.early_stopping:
-            X, y_int, validation = self._validation_data(X, y_int, X_val, y_val)
+            X, y_int, weight, validation = self._validation_data(X, y_int, weight, X_val, y_val)
         # LIBSVM groups samples by class (classes_[0] first, order kept within a class)
         order = np.argsort(-y_int, kind="stable")
-        result = self._solve(X[order], y_int[order], params, es if validation else None, validation)
+        X_s, y_s, w_s = X[order], y_int[order], weight[order]
+        state = self._starting_state(X_s, y_s, w_s, params)
+        result = self._solve(X_s, y_s, w_s, params, es if validation else None, validation, state)
         alpha = np.empty_like(result.alpha)
         alpha[order] = result.alpha
         self._set_model(X, y_int, alpha, result)
+        self._warm = (_problem_key(X_s, y_s, w_s, params), result.state)
         return self
+
+    def _point_weights(self, y: np.ndarray, sample_weight: Any) -> np.ndarray:
+        """Each point's multiplier of ``C``: its class weight times its sample weight."""
+        weight = as_sample_weight(sample_weight, y.shape[0])
+        if self.class_weight is None:
+            self.class_weight_ = np.ones(2)
+            return weight
+        if isinstance(self.class_weight, dict):
+            absent = set(self.class_weight) - set(self.classes_.tolist())
+            if absent:
+                raise ValueError(
+                    f"class_weight names class(es) {sorted(absent, key=str)} that are not in y "
+                    f"(classes {self.classes_.tolist()}); use the labels of y as keys."
+                )
+        self.class_weight_ = compute_class_weight(self.class_weight, classes=self.classes_, y=y)
+        if not np.all(np.isfinite(self.class_weight_) & (self.class_weight_ > 0)):
+            raise ValueError(
+                f"class_weight must be positive and finite, got {self.class_weight!r}; "
+                "an SVM cannot ignore a whole class."
+            )
+        return weight * self.class_weight_[np.searchsorted(self.classes_, y)]
+
+    def _starting_state(
+        self, X: np.ndarray, y: np.ndarray, weight: np.ndarray, params: SolverParams
+    ) -> SolverState | None:
+        """None (a cold start), the previous fit's state to continue, or a state seeded from it."""
+        previous = getattr(self, "_warm", None)
+        if not self.warm_start or previous is None or previous[1] is None:
+            return None
+        key, state = previous
+        if state.alpha.shape[0] != y.shape[0]:
+            raise ValueError(
+                f"warm_start=True needs the same training set as the previous fit "
+                f"({state.alpha.shape[0]} points), got {y.shape[0]}; set warm_start=False "
+                "to fit from scratch."
+            )
+        if _problem_key(X, y, weight, params) == key:
+            return SolverState(*(a.copy() for a in state))
+        return warm_state(X, y, state.alpha, params, sample_weight=weight)
 
     def _resolve_gamma(self, X: np.ndarray) -> float:
         """The RBF width: SVC's 'scale' (``1 / (d var(X))``) and 'auto' (``1 / d``), or the number."""
@@ -219,13 +299,14 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         return float(self.gamma)
 
     def _validation_data(
-        self, X: np.ndarray, y_int: np.ndarray, X_val: Any, y_val: Any
-    ) -> tuple[np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
-        """The training part and ``(X_val, y_val)`` in internal signs: given, or split off."""
+        self, X: np.ndarray, y_int: np.ndarray, weight: np.ndarray, X_val: Any, y_val: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+        """The training part (points, signs, weights) and ``(X_val, y_val)``: given, or split off."""
         if X_val is None:
-            X, X_val, y_int, y_val_int = train_test_split(
+            X, X_val, y_int, y_val_int, weight, _ = train_test_split(
                 X,
                 y_int,
+                weight,
                 test_size=self.validation_fraction,
                 stratify=y_int,
                 random_state=self.random_state,
@@ -235,7 +316,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
                     "The training part left after the validation split holds a single class; "
                     "lower validation_fraction or pass X_val and y_val."
                 )
-            return X, y_int, (X_val, y_val_int)
+            return X, y_int, weight, (X_val, y_val_int)
         X_val = validate_data(self, X_val, dtype=np.float64, order="C", reset=False)
         y_val = np.asarray(y_val)
         if y_val.ndim != 1 or y_val.shape[0] != X_val.shape[0]:
@@ -243,7 +324,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
                 f"y_val must be 1-D with one label per row of X_val ({X_val.shape[0]}), "
                 f"got shape {y_val.shape}."
             )
-        return X, y_int, (X_val, self._encode(y_val, "y_val"))
+        return X, y_int, weight, (X_val, self._encode(y_val, "y_val"))
 
     def _early_stopping_config(self) -> EarlyStopping:
         """The early-stopping parameters as a configuration, checked by its rules under our names."""
@@ -255,21 +336,31 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self,
         X: np.ndarray,
         y: np.ndarray,
+        weight: np.ndarray,
         params: SolverParams,
         es: EarlyStopping | None,
         validation: tuple[np.ndarray, np.ndarray] | None,
+        state: SolverState | None,
     ) -> SolverResult:
         """The chosen solver's result on samples grouped by class, as LIBSVM orders them."""
         if self.solver != "fan":
+            if np.any(weight != 1.0):
+                raise ValueError(
+                    f"class_weight and sample_weight need solver='fan'; solver={self.solver!r} "
+                    "solves the unweighted problem only."
+                )
             from esmo.solver import reference
 
             solve = reference.keerthi_smo if self.solver == "keerthi" else reference.plain_fan_smo
             names = ("kernel", "C", "gamma", "tol", "max_iter")
             return solve(X, y, **{name: getattr(params, name) for name in names})
+        weighted = {"sample_weight": weight, "state": state}
         if es is None or validation is None:
-            return run_smo(X, y, params)[0]
+            return run_smo(X, y, params, **weighted)[0]
         configs = EarlyStoppingSet.of([es])
-        return run_smo(X, y, params, configs=configs, X_val=validation[0], y_val=validation[1])[0]
+        return run_smo(
+            X, y, params, **weighted, configs=configs, X_val=validation[0], y_val=validation[1]
+        )[0]
 
     def _set_model(
         self, X: np.ndarray, y_int: np.ndarray, alpha: np.ndarray, result: SolverResult

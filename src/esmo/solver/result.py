@@ -4,18 +4,25 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import TYPE_CHECKING
+
 import numpy as np
+
+if TYPE_CHECKING:
+    from esmo.solver.state import SolverState
 
 
 @dataclass(frozen=True)
 class SolverResult:
-    """Dual solution of ``min 0.5 a'Qa - e'a, 0 <= a <= C, y'a = 0``.
+    """Dual solution of ``min 0.5 a'Qa + p'a, 0 <= a_t <= C_t, y'a = 0`` (``p = -e`` by default).
 
     ``alpha`` holds the dual variables (non-negative, not multiplied by y), ``rho``
     is LIBSVM's bias so that ``f(x) = sum_i alpha_i y_i K(x_i, x) - rho``.
     ``n_iter`` counts pair updates; ``max_iter_reached`` tells whether the solver
     stopped on its iteration limit rather than on the KKT tolerance;
     ``stopped_early`` whether validation-based early stopping ended the run.
+    ``state`` is where esmo's solver left off (:mod:`esmo.solver.state`): what
+    a warm start continues from.
     """
 
     alpha: np.ndarray
@@ -24,6 +31,7 @@ class SolverResult:
     max_iter_reached: bool
     stopped_early: bool = False
     objective: float = float("nan")
+    state: SolverState | None = None
 
 
 @dataclass

@@ -33,13 +33,22 @@ import numpy as np
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.solver.compile import jit
-from esmo.solver.inputs import as_evaluation, as_problem
+from esmo.solver.inputs import as_evaluation, as_linear_term, as_problem, as_sample_weight
 from esmo.solver.kernels import kernel_diagonal, kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.predictions import final_predictions
 from esmo.solver.result import SolverResult, Tracking
-from esmo.solver.rho import LOWER, calculate_rho, move_free, rho_from_bounds, rho_from_free_list
+from esmo.solver.rho import calculate_rho, move_free, rho_from_bounds, rho_from_free_list
 from esmo.solver.row_cache import build_kernel_rows, get_row
+from esmo.solver.state import (
+    N_FREE,
+    N_ITER,
+    SolverState,
+    cold_state,
+    feasible_alphas,
+    save_counts,
+    seeded_state,
+)
 from esmo.solver.tracking import (
     N_ACTIVE,
     NEXT_EVENT,
@@ -54,47 +63,47 @@ from esmo.solver.working_set import excluded_statuses, select_first_i, select_j
 
 
 @jit
-def smo_loop(y, QD, C, tol, max_iter, rows, tr, alpha, G, status):
-    """Run SMO from ``a = 0``; returns ``(n_iter, max_iter_reached)``.
+def smo_loop(y, QD, C, tol, max_iter, rows, tr, state):
+    """Run SMO from ``state`` until it converges or has made ``max_iter`` pair updates in all.
 
-    ``alpha``, ``G`` and ``status`` are filled in place, the tracker ``tr``
+    Returns ``max_iter_reached``. ``C`` holds each point's upper bound. The
+    state (:mod:`esmo.solver.state`) is updated in place, the tracker ``tr``
     (:mod:`esmo.solver.tracking`) too. Rows carry the evaluation columns while
     some configuration runs.
     """
     n = y.shape[0]
     m = tr.y_eval.shape[0]
     counters = tr.counters  # read every iteration: taken out of the tracker once
-    alpha[:] = 0.0
-    G[:] = -1.0
-    status[:] = LOWER
+    alpha, G, status, free, free_at = state.alpha, state.G, state.status, state.free, state.free_at
     low_excluded, up_excluded = excluded_statuses(y)
     scratch = np.empty(n)  # per-point candidate values of one pass
     low_val = np.empty(n)
-    free = np.empty(n, dtype=np.int64)  # the free vectors, for rho at checks
-    free_at = np.empty(n, dtype=np.int64)
-    n_free = 0
-    start_tracking(tr, y, G, status, max_iter)
+    n_iter = state.counts[N_ITER]
+    n_free = state.counts[N_FREE]
+    start_tracking(tr, y, G, status, max_iter, n_iter)
     i, Gmax = select_first_i(y, G, status)
-    n_iter = 0
     while True:
         if n_iter >= max_iter:
-            return n_iter, True
+            save_counts(state, n_iter, n_free)
+            return True
         if i == -1:
-            return n_iter, False
+            save_counts(state, n_iter, n_free)
+            return False
         tracking = counters[N_ACTIVE] > 0
         n_cols = n + m if tracking else n
         Ki = get_row(rows, i, n_cols)
         j, Gmax2 = select_j(Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val)
         if Gmax + Gmax2 < tol or j == -1:
-            return n_iter, False
+            save_counts(state, n_iter, n_free)
+            return False
         n_iter += 1
         Kj = get_row(rows, j, n_cols)
 
         old_ai, old_aj = alpha[i], alpha[j]
         quad = QD[i] + QD[j] - 2.0 * np.float64(Ki[j])
-        ai, aj = update_pair(old_ai, old_aj, y[i], y[j], G[i], G[j], quad, C)
+        ai, aj = update_pair(old_ai, old_aj, y[i], y[j], G[i], G[j], quad, C[i], C[j])
         alpha[i], alpha[j] = ai, aj
-        st_i, st_j = status_of(ai, C), status_of(aj, C)
+        st_i, st_j = status_of(ai, C[i]), status_of(aj, C[j])
         n_free = move_free(free, free_at, n_free, i, status[i], st_i)
         n_free = move_free(free, free_at, n_free, j, status[j], st_j)
         status[i], status[j] = st_i, st_j
@@ -120,7 +129,8 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, alpha, G, status):
         if not is_check:
             advance(tr, Ki_ev, Kj_ev, ci, cj)
         elif check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
-            return n_iter, False
+            save_counts(state, n_iter, n_free)
+            return False
 
 
 def run_smo(
@@ -128,6 +138,9 @@ def run_smo(
     y: Any,
     params: SolverParams,
     *,
+    sample_weight: Any = None,
+    linear_term: Any = None,
+    state: SolverState | None = None,
     configs: EarlyStoppingSet | None = None,
     X_val: Any = None,
     y_val: Any = None,
@@ -138,6 +151,13 @@ def run_smo(
 ) -> tuple[SolverResult, Tracking | None]:
     """Solve the dual and track the early-stopping ``configs`` on ``(X_val, y_val)``.
 
+    The dual is LIBSVM's general form ``min 0.5 a'Qa + p'a, 0 <= a_t <= C_t,
+    y'a = 0`` with ``C_t = C * sample_weight[t]`` and ``p = linear_term``
+    (default ``-1``: the plain hinge loss). ``state`` continues an earlier run
+    on the same problem (its ``result.state``) exactly, or starts from a seeded
+    one (:func:`warm_state`); it is updated in place. ``max_iter`` counts the
+    state's iterations too.
+
     With ``stop_when_all_stopped`` the run ends as soon as every configuration
     has stopped (a real early-stopped fit); otherwise it runs to convergence
     (the sweep). For a single configuration with ``restore_best`` the result is
@@ -147,33 +167,44 @@ def run_smo(
     """
     X, y = as_problem(X, y)
     n = X.shape[0]
+    upper = params.C * as_sample_weight(sample_weight, n)
+    p = as_linear_term(linear_term, n)
+    if state is None:
+        state = cold_state(p)
+    elif state.alpha.shape[0] != n:
+        raise ValueError(
+            f"The starting state has {state.alpha.shape[0]} points but X has {n}; "
+            "warm starts need the same training set (or fit from scratch)."
+        )
     configs = configs if configs is not None else NO_CONFIGS
     blocks, y_eval, n_val = [], np.empty(0), 0
     if len(configs):
         blocks, y_eval, n_val = as_evaluation(X_val, y_val, X_test, y_test, X.shape[1])
     rows = build_kernel_rows(X, blocks, params)
     tr = make_tracker(configs, y_eval, n_val, n, stop_when_all_stopped)
-    alpha, G = np.empty(n), np.empty(n)
-    status = np.empty(n, dtype=np.int8)
-    n_iter, hit_max = smo_loop(
+    if len(configs) and state.alpha.any():
+        sv = np.flatnonzero(state.alpha)
+        coef = state.alpha[sv] * y[sv]
+        tr.S[:] = kernel_matrix(np.concatenate(blocks), X[sv], params.kernel, params.gamma) @ coef
+        tr.best_alpha[:] = state.alpha
+    hit_max = smo_loop(
         y,
         kernel_diagonal(X, params.kernel),
-        params.C,
+        upper,
         params.tol,
         params.iteration_limit(n),
         rows,
         tr,
-        alpha,
-        G,
-        status,
+        state,
     )
+    alpha, G, status, n_iter = state.alpha.copy(), state.G, state.status, state.n_iter
     rho = float(calculate_rho(y, G, status))
-    objective = float(np.dot(alpha, G - 1.0) / 2.0)
+    objective = float(np.dot(alpha, G + p) / 2.0)
     stopped = tr.out_iter[:, 0] >= 0
     stopped_early = len(configs) > 0 and bool(np.all(stopped))
     if len(configs) == 1 and configs.restore_best[0] and stopped_early:
         alpha, rho, objective = tr.best_alpha[0], float(tr.best_rho[0]), float("nan")
-    result = SolverResult(alpha, rho, int(n_iter), bool(hit_max), stopped_early, objective)
+    result = SolverResult(alpha, rho, n_iter, bool(hit_max), stopped_early, objective, state)
     if not len(configs):
         return result, None
     predictions = None
@@ -195,6 +226,37 @@ def run_smo(
         final_predictions=predictions,
     )
     return result, tracking
+
+
+def warm_state(
+    X: Any,
+    y: Any,
+    alpha: Any,
+    params: SolverParams,
+    *,
+    sample_weight: Any = None,
+    linear_term: Any = None,
+) -> SolverState:
+    """A starting state at ``alpha`` (from another ``C``, kernel or weights), made feasible.
+
+    The alphas are clipped into this problem's box and ``y'a = 0`` repaired
+    (:func:`esmo.solver.state.feasible_alphas`); the gradient is computed afresh
+    in float64 from the support vectors' kernel columns. The state's count
+    starts at 0.
+    """
+    X, y = as_problem(X, y)
+    n = X.shape[0]
+    alpha = np.asarray(alpha, dtype=np.float64)
+    if alpha.shape != (n,):
+        raise ValueError(
+            f"alpha must hold one value per training point ({n}), got shape {alpha.shape}; "
+            "warm starts need the same training set."
+        )
+    upper = params.C * as_sample_weight(sample_weight, n)
+    alpha = feasible_alphas(alpha, y, upper)
+    sv = np.flatnonzero(alpha)
+    Qa = y * (kernel_matrix(X, X[sv], params.kernel, params.gamma) @ (alpha[sv] * y[sv]))
+    return seeded_state(alpha, y, upper, as_linear_term(linear_term, n), Qa)
 
 
 def solve_smo(

@@ -148,8 +148,13 @@ def check_bounds(tr):
 
 
 @jit
-def start_tracking(tr, y, G, status, max_iter):
-    """Set every configuration at iteration 0 (all alphas 0): deadlines, the start values, bounds.
+def start_tracking(tr, y, G, status, max_iter, n_iter):
+    """Set every configuration at iteration ``n_iter``: deadlines, the start values, bounds.
+
+    A run from ``a = 0`` starts at 0 with ``S = 0``; a warm-started one at its
+    state's count, with ``S`` computed for its alphas. Checks stay at the
+    multiples of each interval, so a configuration's patience counts from the
+    last multiple at or before the start.
 
     Without configurations nothing is written: the run shares :data:`NO_TRACKING`.
     """
@@ -162,17 +167,21 @@ def start_tracking(tr, y, G, status, max_iter):
     acc0 = eval_accuracy(tr.S, tr.y_eval, 0, tr.n_val, rho0)
     tacc0 = eval_accuracy(tr.S, tr.y_eval, tr.n_val, m, rho0)
     for c in range(n_cfg):
-        tr.deadline[c] = deadline_after(0, tr.patience[c], tr.interval[c], max_iter + 1)
+        start = n_iter // tr.interval[c] * tr.interval[c]
+        tr.deadline[c] = deadline_after(start, tr.patience[c], tr.interval[c], max_iter + 1)
         tr.n_using[np.searchsorted(tr.intervals, tr.interval[c])] += 1
         tr.best_obj[c] = 0.0 if tr.metric[c] == 0 else np.inf
         tr.best_rho[c] = rho0
         tr.out_iter[c, 0] = -1
-        tr.out_iter[c, 1] = 0
+        tr.out_iter[c, 1] = n_iter
         tr.out_acc[c, 0] = np.nan
         tr.out_acc[c, 1] = np.nan
         tr.out_acc[c, 2] = acc0
         tr.out_acc[c, 3] = tacc0
-    tr.counters[NEXT_EVENT] = tr.intervals[0]
+    next_event = max_iter + 1
+    for u in range(tr.intervals.shape[0]):
+        next_event = min(next_event, (n_iter // tr.intervals[u] + 1) * tr.intervals[u])
+    tr.counters[NEXT_EVENT] = next_event
     check_bounds(tr)
 
 
