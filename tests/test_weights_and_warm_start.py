@@ -6,11 +6,11 @@ import warnings
 
 import numpy as np
 import pytest
+from conftest import DATASETS
 from scipy.optimize import minimize
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 
-from conftest import DATASETS
 from esmo import EarlyStopping, SMOClassifier
 from esmo.early_stopping import EarlyStoppingSet
 from esmo.solver.kernels import kernel_matrix
@@ -49,7 +49,7 @@ def _dual_optimum(K, y, upper, p):
         lambda a: 0.5 * a @ Q @ a + p @ a,
         np.zeros(len(y)),
         jac=lambda a: Q @ a + p,
-        bounds=list(zip(np.zeros(len(y)), upper)),
+        bounds=[(0.0, u) for u in upper],
         constraints=[{"type": "eq", "fun": lambda a: y @ a, "jac": lambda a: y}],
         method="SLSQP",
         options={"ftol": 1e-13, "maxiter": 1000},

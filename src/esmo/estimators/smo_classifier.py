@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import warnings
+from collections.abc import Callable
 from numbers import Real
 from typing import Any
 
@@ -21,10 +22,10 @@ from esmo.early_stopping import (
     EarlyStoppingSet,
     validate_configurations,
 )
+from esmo.solver.inputs import as_sample_weight
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SOLVER_CONSTRAINTS, SolverParams
-from esmo.solver.result import SolverResult
-from esmo.solver.inputs import as_sample_weight
+from esmo.solver.result import CheckInfo, SolverResult
 from esmo.solver.smo import run_smo, warm_state
 from esmo.solver.state import SolverState
 
@@ -121,11 +122,17 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         ``C``, ``gamma``, weights or data of the same size) it starts from the
         previous alphas clipped into the new box, ``y'a = 0`` repaired, and
         counts its iterations from 0. Only ``solver='fan'``.
+    max_time : float or None
+        Wall-clock budget of one fit in seconds (the thesis code's ``time_lim``):
+        the fit ends at the first look at the clock past it and sets
+        ``max_time_reached_``. The one stopping rule that depends on the machine,
+        so results under it are not reproducible. Only ``solver='fan'``.
 
     Attributes
     ----------
     classes_, support_, support_vectors_, dual_coef_, intercept_, n_iter_,
-    stopped_early_, max_iter_reached_, rho_, gamma_, class_weight_, n_features_in_.
+    stopped_early_, max_iter_reached_, max_time_reached_, stopped_by_callback_, rho_,
+    gamma_, class_weight_, n_features_in_.
     ``decision_function(x) = dual_coef_ @ K(support_vectors_, x) + intercept_``;
     a value >= 0 predicts ``classes_[1]`` (LIBSVM's rule).
     """
@@ -144,6 +151,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         "random_state": ["random_state"],
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "warm_start": ["boolean"],
+        "max_time": [Interval(Real, 0, None, closed="neither"), None],
     }
 
     def __init__(
@@ -165,6 +173,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         random_state: Any = None,
         class_weight: dict | str | None = None,
         warm_start: bool = False,
+        max_time: float | None = None,
     ) -> None:
         self.kernel = kernel
         self.C = C
@@ -183,6 +192,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self.random_state = random_state
         self.class_weight = class_weight
         self.warm_start = warm_start
+        self.max_time = max_time
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -200,22 +210,28 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         return np.where(y == self.classes_[0], 1.0, -1.0)
 
     def fit(
-        self, X: Any, y: Any, sample_weight: Any = None, X_val: Any = None, y_val: Any = None
+        self,
+        X: Any,
+        y: Any,
+        sample_weight: Any = None,
+        X_val: Any = None,
+        y_val: Any = None,
+        callback: Callable[[CheckInfo], Any] | None = None,
     ) -> SMOClassifier:
         """Train on ``(X, y)``; early stopping reads ``(X_val, y_val)`` or an internal split.
 
         ``sample_weight`` multiplies ``C`` per training point, as in SVC.
+        ``callback`` is called at every early-stopping check with a
+        :class:`~esmo.solver.result.CheckInfo` (iteration, validation accuracy
+        and hinge loss, KKT gap); a true return ends the fit (an HPO pruner's
+        hook: docs/optuna.md). It needs ``early_stopping=True``; a large
+        ``n_iter_no_change`` leaves the stopping to the callback alone.
         """
         self._validate_params()
         es = self._early_stopping_config()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
         self.classes_ = _binary_classes(y)
-        if self.solver != "fan" and (self.early_stopping or self.warm_start):
-            option = "early_stopping" if self.early_stopping else "warm_start"
-            raise ValueError(
-                f"{option} is only supported by solver='fan', not {self.solver!r}; "
-                f"set {option}=False or solver='fan'."
-            )
+        self._check_solver_options(callback)
         if (X_val is None) != (y_val is None):
             raise ValueError("Pass both X_val and y_val, or neither.")
         if X_val is not None and not self.early_stopping:
@@ -243,12 +259,36 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         order = np.argsort(-y_int, kind="stable")
         X_s, y_s, w_s = X[order], y_int[order], weight[order]
         state = self._starting_state(X_s, y_s, w_s, params)
-        result = self._solve(X_s, y_s, w_s, params, es if validation else None, validation, state)
+        run = {
+            "sample_weight": w_s,
+            "state": state,
+            "callback": callback,
+            "max_time": self.max_time,
+        }
+        result = self._solve(X_s, y_s, params, es if validation else None, validation, run)
         alpha = np.empty_like(result.alpha)
         alpha[order] = result.alpha
         self._set_model(X, y_int, alpha, result)
         self._warm = (_problem_key(X_s, y_s, w_s, params), result.state)
         return self
+
+    def _check_solver_options(self, callback: Any) -> None:
+        """The options only the numba solver has, and the callback's need for checks."""
+        if self.solver != "fan":
+            for option in ("early_stopping", "warm_start", "max_time"):
+                if getattr(self, option) not in (False, None):
+                    raise ValueError(
+                        f"{option} is only supported by solver='fan', not {self.solver!r}; "
+                        f"unset {option} or use solver='fan'."
+                    )
+        if callback is not None and not self.early_stopping:
+            raise ValueError(
+                "callback is called at early-stopping checks, and early_stopping=False makes "
+                "none; set early_stopping=True (a large n_iter_no_change leaves the stopping "
+                "to the callback)."
+            )
+        if callback is not None and not callable(callback):
+            raise TypeError(f"callback must be callable, got {type(callback).__name__}.")
 
     def _point_weights(self, y: np.ndarray, sample_weight: Any) -> np.ndarray:
         """Each point's multiplier of ``C``: its class weight times its sample weight."""
@@ -336,15 +376,17 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self,
         X: np.ndarray,
         y: np.ndarray,
-        weight: np.ndarray,
         params: SolverParams,
         es: EarlyStopping | None,
         validation: tuple[np.ndarray, np.ndarray] | None,
-        state: SolverState | None,
+        run: dict[str, Any],
     ) -> SolverResult:
-        """The chosen solver's result on samples grouped by class, as LIBSVM orders them."""
+        """The chosen solver's result on samples grouped by class, as LIBSVM orders them.
+
+        ``run`` holds :func:`run_smo`'s weights, starting state, callback and time budget.
+        """
         if self.solver != "fan":
-            if np.any(weight != 1.0):
+            if np.any(run["sample_weight"] != 1.0):
                 raise ValueError(
                     f"class_weight and sample_weight need solver='fan'; solver={self.solver!r} "
                     "solves the unweighted problem only."
@@ -354,12 +396,11 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
             solve = reference.keerthi_smo if self.solver == "keerthi" else reference.plain_fan_smo
             names = ("kernel", "C", "gamma", "tol", "max_iter")
             return solve(X, y, **{name: getattr(params, name) for name in names})
-        weighted = {"sample_weight": weight, "state": state}
         if es is None or validation is None:
-            return run_smo(X, y, params, **weighted)[0]
+            return run_smo(X, y, params, **run)[0]
         configs = EarlyStoppingSet.of([es])
         return run_smo(
-            X, y, params, **weighted, configs=configs, X_val=validation[0], y_val=validation[1]
+            X, y, params, **run, configs=configs, X_val=validation[0], y_val=validation[1]
         )[0]
 
     def _set_model(
@@ -374,6 +415,8 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self.n_iter_ = result.n_iter
         self.stopped_early_ = result.stopped_early
         self.max_iter_reached_ = result.max_iter_reached
+        self.max_time_reached_ = result.max_time_reached
+        self.stopped_by_callback_ = result.stopped_by_callback
         if result.max_iter_reached:
             warnings.warn(
                 f"SMO stopped at max_iter={self.max_iter} before reaching tol={self.tol}; "

@@ -53,9 +53,8 @@ def as_sample_weight(sample_weight: Any, n: int) -> np.ndarray:
     bad = ~(np.isfinite(w) & (w > 0))
     if bad.any():
         raise ValueError(
-            f"sample_weight must be positive and finite, got {w[bad][0]!r} at index "
-            f"{int(np.flatnonzero(bad)[0])}; drop the points you want to ignore instead "
-            "of weighting them 0."
+            f"sample_weight must be positive and finite, got {float(w[bad][0])!r} at index "
+            f"{int(np.flatnonzero(bad)[0])}; instead of a zero weight, drop the point."
         )
     return w
 

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -22,7 +21,8 @@ class SolverResult:
     stopped on its iteration limit rather than on the KKT tolerance;
     ``stopped_early`` whether validation-based early stopping ended the run.
     ``state`` is where esmo's solver left off (:mod:`esmo.solver.state`): what
-    a warm start continues from.
+    a warm start continues from. ``max_time_reached`` and ``stopped_by_callback``
+    tell whether the wall-clock budget or the per-check hook ended the run.
     """
 
     alpha: np.ndarray
@@ -32,6 +32,21 @@ class SolverResult:
     stopped_early: bool = False
     objective: float = float("nan")
     state: SolverState | None = None
+    max_time_reached: bool = False
+    stopped_by_callback: bool = False
+
+
+class CheckInfo(NamedTuple):
+    """What the per-check hook receives: the iteration, the validation objectives, the KKT gap.
+
+    ``val_hinge`` is NaN unless some configuration reads the hinge loss; ``gap``
+    is ``m(a) - M(a)``, the maximal KKT violation the solver stops on (< tol).
+    """
+
+    n_iter: int
+    val_accuracy: float
+    val_hinge: float
+    gap: float
 
 
 @dataclass

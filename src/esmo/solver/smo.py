@@ -27,6 +27,8 @@ predicts +1 when ``f(x) > 0`` and -1 otherwise (LIBSVM's rule).
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -37,8 +39,15 @@ from esmo.solver.inputs import as_evaluation, as_linear_term, as_problem, as_sam
 from esmo.solver.kernels import kernel_diagonal, kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.predictions import final_predictions
-from esmo.solver.result import SolverResult, Tracking
-from esmo.solver.rho import calculate_rho, move_free, rho_from_bounds, rho_from_free_list
+from esmo.solver.result import CheckInfo, SolverResult, Tracking
+from esmo.solver.rho import (
+    LOWER,
+    UPPER,
+    calculate_rho,
+    move_free,
+    rho_from_bounds,
+    rho_from_free_list,
+)
 from esmo.solver.row_cache import build_kernel_rows, get_row
 from esmo.solver.state import (
     N_FREE,
@@ -61,15 +70,20 @@ from esmo.solver.tracking import (
 from esmo.solver.update import status_of, update_gradient, update_gradient_with_bounds, update_pair
 from esmo.solver.working_set import excluded_statuses, select_first_i, select_j
 
+#: Why :func:`smo_loop` returned.
+CONVERGED, ITERATION_LIMIT, EARLY_STOPPED, PAUSED = 0, 1, 2, 3
+
 
 @jit
-def smo_loop(y, QD, C, tol, max_iter, rows, tr, state):
+def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
     """Run SMO from ``state`` until it converges or has made ``max_iter`` pair updates in all.
 
-    Returns ``max_iter_reached``. ``C`` holds each point's upper bound. The
-    state (:mod:`esmo.solver.state`) is updated in place, the tracker ``tr``
-    (:mod:`esmo.solver.tracking`) too. Rows carry the evaluation columns while
-    some configuration runs.
+    Returns why it stopped (``CONVERGED``, ``ITERATION_LIMIT``, ``EARLY_STOPPED``,
+    or ``PAUSED`` after a check when ``pause_at_checks``). ``C`` holds each
+    point's upper bound. The state (:mod:`esmo.solver.state`) is updated in
+    place, so a paused or limited run continues exactly when called again; the
+    tracker ``tr`` (:mod:`esmo.solver.tracking`, started by ``start_tracking``)
+    too. Rows carry the evaluation columns while some configuration runs.
     """
     n = y.shape[0]
     m = tr.y_eval.shape[0]
@@ -80,22 +94,21 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state):
     low_val = np.empty(n)
     n_iter = state.counts[N_ITER]
     n_free = state.counts[N_FREE]
-    start_tracking(tr, y, G, status, max_iter, n_iter)
     i, Gmax = select_first_i(y, G, status)
     while True:
         if n_iter >= max_iter:
             save_counts(state, n_iter, n_free)
-            return True
+            return ITERATION_LIMIT
         if i == -1:
             save_counts(state, n_iter, n_free)
-            return False
+            return CONVERGED
         tracking = counters[N_ACTIVE] > 0
         n_cols = n + m if tracking else n
         Ki = get_row(rows, i, n_cols)
         j, Gmax2 = select_j(Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val)
         if Gmax + Gmax2 < tol or j == -1:
             save_counts(state, n_iter, n_free)
-            return False
+            return CONVERGED
         n_iter += 1
         Kj = get_row(rows, j, n_cols)
 
@@ -130,7 +143,68 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state):
             advance(tr, Ki_ev, Kj_ev, ci, cj)
         elif check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
             save_counts(state, n_iter, n_free)
-            return False
+            return EARLY_STOPPED
+        elif pause_at_checks:
+            save_counts(state, n_iter, n_free)
+            return PAUSED
+
+
+#: Why :func:`drive` ended a run, beyond :func:`smo_loop`'s reasons.
+TIME_LIMIT, CALLBACK_STOP = 4, 5
+
+#: Iterations :func:`drive` first runs between two looks at the clock.
+FIRST_SEGMENT = 1024
+
+
+def drive(
+    loop_args: tuple,
+    rows: Any,
+    tr: Any,
+    state: SolverState,
+    limit: int,
+    callback: Callable[[CheckInfo], Any] | None,
+    max_time: float | None,
+) -> int:
+    """Run :func:`smo_loop` to the end, pausing it for the hook and the clock; why it ended.
+
+    With a ``callback`` the loop pauses after every early-stopping check and
+    the callback gets a :class:`~esmo.solver.result.CheckInfo`; a true return
+    ends the run. With ``max_time`` (seconds) the loop runs in segments of
+    iterations, doubled while one takes under 10 ms, and the run ends at the
+    first pause past the budget: the one stopping rule that depends on the
+    machine. Pauses change nothing else: the state carries the run on exactly.
+    """
+    y, QD, upper, tol = loop_args
+    if callback is None and max_time is None:
+        return smo_loop(y, QD, upper, tol, limit, rows, tr, state, False)
+    end = None if max_time is None else time.perf_counter() + max_time
+    segment = FIRST_SEGMENT
+    while True:
+        stop_at = limit if end is None else min(limit, state.n_iter + segment)
+        started = time.perf_counter()
+        reason = smo_loop(y, QD, upper, tol, stop_at, rows, tr, state, callback is not None)
+        if reason == PAUSED and callback(check_info(y, tr, state)):
+            return CALLBACK_STOP
+        if reason not in (PAUSED, ITERATION_LIMIT) or state.n_iter >= limit:
+            return reason
+        now = time.perf_counter()
+        if end is not None and now >= end:
+            return TIME_LIMIT
+        if reason == ITERATION_LIMIT and now - started < 0.01:
+            segment *= 2
+
+
+def check_info(y: np.ndarray, tr: Any, state: SolverState) -> CheckInfo:
+    """What the hook sees at a check: iteration, validation objectives, the KKT gap."""
+    yG = -y * state.G
+    up = np.where(y > 0, state.status != UPPER, state.status != LOWER)
+    low = np.where(y > 0, state.status != LOWER, state.status != UPPER)
+    return CheckInfo(
+        n_iter=state.n_iter,
+        val_accuracy=float(tr.last[0]),
+        val_hinge=float(tr.last[1]),
+        gap=float(yG[up].max() - yG[low].min()),
+    )
 
 
 def run_smo(
@@ -148,6 +222,8 @@ def run_smo(
     y_test: Any = None,
     stop_when_all_stopped: bool = True,
     final_predictions_at_eval: bool = False,
+    callback: Callable[[CheckInfo], Any] | None = None,
+    max_time: float | None = None,
 ) -> tuple[SolverResult, Tracking | None]:
     """Solve the dual and track the early-stopping ``configs`` on ``(X_val, y_val)``.
 
@@ -163,7 +239,8 @@ def run_smo(
     (the sweep). For a single configuration with ``restore_best`` the result is
     its best iterate when it stopped early. ``final_predictions_at_eval`` adds
     the returned model's predictions at the evaluation points, equal to the
-    signs of fresh float64 decision values.
+    signs of fresh float64 decision values. ``callback`` and ``max_time``: see
+    :func:`drive`.
     """
     X, y = as_problem(X, y)
     n = X.shape[0]
@@ -187,16 +264,10 @@ def run_smo(
         coef = state.alpha[sv] * y[sv]
         tr.S[:] = kernel_matrix(np.concatenate(blocks), X[sv], params.kernel, params.gamma) @ coef
         tr.best_alpha[:] = state.alpha
-    hit_max = smo_loop(
-        y,
-        kernel_diagonal(X, params.kernel),
-        upper,
-        params.tol,
-        params.iteration_limit(n),
-        rows,
-        tr,
-        state,
-    )
+    limit = params.iteration_limit(n)
+    start_tracking(tr, y, state.G, state.status, limit, state.n_iter)
+    loop_args = (y, kernel_diagonal(X, params.kernel), upper, params.tol)
+    reason = drive(loop_args, rows, tr, state, limit, callback, max_time)
     alpha, G, status, n_iter = state.alpha.copy(), state.G, state.status, state.n_iter
     rho = float(calculate_rho(y, G, status))
     objective = float(np.dot(alpha, G + p) / 2.0)
@@ -204,7 +275,17 @@ def run_smo(
     stopped_early = len(configs) > 0 and bool(np.all(stopped))
     if len(configs) == 1 and configs.restore_best[0] and stopped_early:
         alpha, rho, objective = tr.best_alpha[0], float(tr.best_rho[0]), float("nan")
-    result = SolverResult(alpha, rho, n_iter, bool(hit_max), stopped_early, objective, state)
+    result = SolverResult(
+        alpha,
+        rho,
+        n_iter,
+        reason == ITERATION_LIMIT,
+        stopped_early,
+        objective,
+        state,
+        max_time_reached=reason == TIME_LIMIT,
+        stopped_by_callback=reason == CALLBACK_STOP,
+    )
     if not len(configs):
         return result, None
     predictions = None

@@ -36,7 +36,8 @@ class Tracker(NamedTuple):
     """Configurations, evaluation data and state of the tracked early-stopping state machines.
 
     ``out_iter[c] = (stop_iter, best_iter)``, ``out_acc[c] = (val, test, best_val,
-    best_test)``. ``best_alpha[keep_row[c]]`` and ``best_rho[c]`` hold the best
+    best_test)``; ``last`` holds the last check's validation accuracy and hinge
+    loss (NaN if no configuration reads it), for the per-check hook. ``best_alpha[keep_row[c]]`` and ``best_rho[c]`` hold the best
     iterate of every configuration with ``keep_row[c] >= 0`` (``restore_best``).
     """
 
@@ -60,6 +61,7 @@ class Tracker(NamedTuple):
     best_rho: np.ndarray
     counters: np.ndarray
     bars: np.ndarray
+    last: np.ndarray
     need_hinge: bool
     stop_when_all_stopped: bool
 
@@ -100,6 +102,7 @@ def _new_tracker(
         best_rho=np.zeros(k),
         counters=np.array([k, 0, 0, 0], dtype=np.int64),
         bars=np.empty(2),
+        last=np.full(2, np.nan),
         need_hinge=bool(k > 0 and configs.metric.max() == 1),
         stop_when_all_stopped=bool(stop_when_all_stopped),
     )
@@ -266,6 +269,8 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
             S[v] = s
             correct += (s - rho > 0.0) == positive[v]
     acc = correct / n_val
+    tr.last[0] = acc
+    tr.last[1] = hinge
     scan = acc > bars[ACC_BAR] or hinge < bars[HINGE_BAR] or n_iter >= counters[NEXT_DEADLINE]
     S_te, Ki_te, Kj_te = S[n_val:], Ki_ev[n_val:], Kj_ev[n_val:]
     n_test = S_te.shape[0]
