@@ -303,7 +303,7 @@ def test_configs_as_dataframe_with_default_columns():
     pd.testing.assert_frame_equal(from_set.table, from_objs.table)
     np.testing.assert_array_equal(from_set.stop_iter, from_objs.table["stop_iter"])
     with pytest.raises(ValueError, match="metric must be one of"):
-        EarlyStoppingSet([1], [0.0], [1], [2])
+        EarlyStoppingSet([1], [0.0], [1], [len(METRICS)])
     with pytest.raises(ValueError, match="interval .* must hold positive"):
         EarlyStoppingSet([1, 2], [0.0, 0.1], [1, 0], [0, 1])
     with pytest.raises(ValueError, match="one length"):

@@ -137,7 +137,7 @@ def test_validation_data_are_checked_like_the_training_data():
 
 def test_validation_data_without_early_stopping_warn():
     X, y = DATASETS["breast_cancer"]
-    with pytest.warns(UserWarning, match="ignored because early_stopping=False"):
+    with pytest.warns(UserWarning, match="ignored: no validation objective is read"):
         SMOClassifier().fit(X, y, X_val=X[:20], y_val=y[:20])
 
 

@@ -14,9 +14,14 @@ from typing import Any
 
 import numpy as np
 
-#: The objectives a configuration can read on the validation data; a metric's code is its index.
-METRICS: tuple[str, ...] = ("accuracy", "hinge")
+#: The objectives a configuration can read; a metric's code is its index. Accuracy and
+#: hinge are read on the validation data; ``mdl_logistic``, the logistic description
+#: length of the MDL paper (../shared/notes/mdl-protocol.md section 7), on the training
+#: data alone, from the gradient the solver keeps: no validation data, no kernel values.
+METRICS: tuple[str, ...] = ("accuracy", "hinge", "mdl_logistic")
 _CODES = {name: code for code, name in enumerate(METRICS)}
+#: The metrics that need validation data.
+VALIDATION_METRICS: frozenset[str] = frozenset({"accuracy", "hinge"})
 
 
 @dataclass(frozen=True)
@@ -24,9 +29,11 @@ class EarlyStopping:
     """One early-stopping configuration.
 
     Every ``interval`` (r) iterations the bias is recomputed and ``metric`` is
-    evaluated on the validation data: validation accuracy (improvement when
-    ``O - O_best > tol``) or mean hinge loss (improvement when
-    ``O_best - O > tol``). An improvement resets the remaining patience to
+    evaluated: validation accuracy (improvement when ``O - O_best > tol``),
+    mean validation hinge loss (improvement when ``O_best - O > tol``), or the
+    training set's logistic description length in bits per point,
+    ``DL_h / n = (1/2 #SV log2 n + sum_i log2(1 + exp(-y_i f_i))) / n``
+    (improvement when ``O_best - O > tol``; needs no validation data). An improvement resets the remaining patience to
     ``patience`` and records the best iterate; otherwise patience drops by one,
     and the run stops when it falls below zero. The model returned is the iterate
     at the stop, or with ``restore_best`` the best iterate. If the solver
@@ -71,7 +78,7 @@ class EarlyStopping:
 class EarlyStoppingSet:
     """K early-stopping configurations as validated parallel arrays.
 
-    ``metric`` holds codes (0 accuracy, 1 hinge: indices into :data:`METRICS`).
+    ``metric`` holds codes (0 accuracy, 1 hinge, 2 mdl_logistic: indices into :data:`METRICS`).
     Build it once per search with :meth:`of` and pass it to every sweep of that
     search: validating a table of 100 configurations costs about as much as a
     whole fit on the smallest LIBSVM datasets.
@@ -97,6 +104,11 @@ class EarlyStoppingSet:
 
     def __len__(self) -> int:
         return self.patience.shape[0]
+
+    @property
+    def needs_validation(self) -> bool:
+        """Whether some configuration reads validation data (accuracy or hinge)."""
+        return bool(np.any(self.metric <= _CODES["hinge"]))
 
     @classmethod
     def of(cls, configs: EarlyStoppingSet | Sequence[EarlyStopping] | Any) -> EarlyStoppingSet:

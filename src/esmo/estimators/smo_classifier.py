@@ -18,6 +18,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from esmo.early_stopping import (
+    VALIDATION_METRICS,
     EarlyStopping,
     EarlyStoppingSet,
     validate_configurations,
@@ -97,7 +98,10 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         Minimum improvement of the objective that resets the patience.
     validation_interval : int
         Check interval r: the objective is evaluated every r iterations.
-    es_metric : {'accuracy', 'hinge'}
+    es_metric : {'accuracy', 'hinge', 'mdl_logistic'}
+        The objective early stopping reads: validation accuracy or hinge loss,
+        or the training set's logistic description length (the MDL paper's
+        code, from the solver's gradient): no validation split, no tracking cost.
     restore_best : bool
         Return the best checked iterate instead of the one at the stop.
     validation_fraction : float
@@ -234,10 +238,11 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self._check_solver_options(callback)
         if (X_val is None) != (y_val is None):
             raise ValueError("Pass both X_val and y_val, or neither.")
-        if X_val is not None and not self.early_stopping:
+        if X_val is not None and not (self.early_stopping and self.es_metric in VALIDATION_METRICS):
             warnings.warn(
-                "X_val and y_val are ignored because early_stopping=False; set "
-                "early_stopping=True to stop on them, or stop passing them.",
+                "X_val and y_val are ignored: no validation objective is read (early_stopping "
+                f"={self.early_stopping}, es_metric={self.es_metric!r}); set early_stopping=True "
+                "with es_metric 'accuracy' or 'hinge' to stop on them, or stop passing them.",
                 UserWarning,
                 stacklevel=2,
             )
@@ -253,7 +258,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
             cache_size_mb=self.cache_size_mb,
         )
         validation = None
-        if self.early_stopping:
+        if self.early_stopping and es.metric in VALIDATION_METRICS:
             X, y_int, weight, validation = self._validation_data(X, y_int, weight, X_val, y_val)
         # LIBSVM groups samples by class (classes_[0] first, order kept within a class)
         order = np.argsort(-y_int, kind="stable")
@@ -265,7 +270,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
             "callback": callback,
             "max_time": self.max_time,
         }
-        result = self._solve(X_s, y_s, params, es if validation else None, validation, run)
+        result = self._solve(X_s, y_s, params, es if self.early_stopping else None, validation, run)
         alpha = np.empty_like(result.alpha)
         alpha[order] = result.alpha
         self._set_model(X, y_int, alpha, result)
@@ -396,12 +401,11 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
             solve = reference.keerthi_smo if self.solver == "keerthi" else reference.plain_fan_smo
             names = ("kernel", "C", "gamma", "tol", "max_iter")
             return solve(X, y, **{name: getattr(params, name) for name in names})
-        if es is None or validation is None:
+        if es is None:
             return run_smo(X, y, params, **run)[0]
+        X_val, y_val = validation if validation is not None else (None, None)
         configs = EarlyStoppingSet.of([es])
-        return run_smo(
-            X, y, params, **run, configs=configs, X_val=validation[0], y_val=validation[1]
-        )[0]
+        return run_smo(X, y, params, **run, configs=configs, X_val=X_val, y_val=y_val)[0]
 
     def _set_model(
         self, X: np.ndarray, y_int: np.ndarray, alpha: np.ndarray, result: SolverResult

@@ -37,15 +37,18 @@ class SolverResult:
 
 
 class CheckInfo(NamedTuple):
-    """What the per-check hook receives: the iteration, the validation objectives, the KKT gap.
+    """What the per-check hook receives: the iteration, the objectives, the KKT gap.
 
-    ``val_hinge`` is NaN unless some configuration reads the hinge loss; ``gap``
-    is ``m(a) - M(a)``, the maximal KKT violation the solver stops on (< tol).
+    ``val_hinge`` and ``dl_per_point`` (the training set's logistic description
+    length in bits per point) are NaN unless some configuration reads them,
+    ``val_accuracy`` without validation data; ``gap`` is ``m(a) - M(a)``, the
+    maximal KKT violation the solver stops on (< tol).
     """
 
     n_iter: int
     val_accuracy: float
     val_hinge: float
+    dl_per_point: float
     gap: float
 
 

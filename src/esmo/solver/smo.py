@@ -141,7 +141,7 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
         Kj_ev = Kj[n : n + m]
         if not is_check:
             advance(tr, Ki_ev, Kj_ev, ci, cj)
-        elif check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
+        elif check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
             save_counts(state, n_iter, n_free)
             return EARLY_STOPPED
         elif pause_at_checks:
@@ -203,6 +203,7 @@ def check_info(y: np.ndarray, tr: Any, state: SolverState) -> CheckInfo:
         n_iter=state.n_iter,
         val_accuracy=float(tr.last[0]),
         val_hinge=float(tr.last[1]),
+        dl_per_point=float(tr.last[2]),
         gap=float(yG[up].max() - yG[low].min()),
     )
 
@@ -255,11 +256,11 @@ def run_smo(
         )
     configs = configs if configs is not None else NO_CONFIGS
     blocks, y_eval, n_val = [], np.empty(0), 0
-    if len(configs):
+    if len(configs) and (configs.needs_validation or X_val is not None):
         blocks, y_eval, n_val = as_evaluation(X_val, y_val, X_test, y_test, X.shape[1])
     rows = build_kernel_rows(X, blocks, params)
-    tr = make_tracker(configs, y_eval, n_val, n, stop_when_all_stopped)
-    if len(configs) and state.alpha.any():
+    tr = make_tracker(configs, y_eval, n_val, p, stop_when_all_stopped)
+    if len(blocks) and state.alpha.any():
         sv = np.flatnonzero(state.alpha)
         coef = state.alpha[sv] * y[sv]
         tr.S[:] = kernel_matrix(np.concatenate(blocks), X[sv], params.kernel, params.gamma) @ coef
@@ -289,7 +290,7 @@ def run_smo(
     if not len(configs):
         return result, None
     predictions = None
-    if final_predictions_at_eval:
+    if final_predictions_at_eval and blocks:
         sv = np.flatnonzero(alpha > 0)
         # rows computed once no configuration was running lack evaluation columns
         rows_hold_eval = not rows.blas and (tr.counters[N_ACTIVE] > 0 or stop_when_all_stopped)

@@ -29,15 +29,18 @@ from esmo.solver.rho import calculate_rho
 
 # indices of Tracker.counters and Tracker.bars
 N_ACTIVE, NEXT_EVENT, NEXT_DEADLINE, LIMIT = 0, 1, 2, 3
-ACC_BAR, HINGE_BAR = 0, 1
+ACC_BAR, HINGE_BAR, MDL_BAR = 0, 1, 2
+ACCURACY, HINGE, MDL_LOGISTIC = 0, 1, 2  # metric codes (esmo.early_stopping.METRICS)
 
 
 class Tracker(NamedTuple):
     """Configurations, evaluation data and state of the tracked early-stopping state machines.
 
     ``out_iter[c] = (stop_iter, best_iter)``, ``out_acc[c] = (val, test, best_val,
-    best_test)``; ``last`` holds the last check's validation accuracy and hinge
-    loss (NaN if no configuration reads it), for the per-check hook. ``best_alpha[keep_row[c]]`` and ``best_rho[c]`` hold the best
+    best_test)``; ``last`` holds the last check's validation accuracy, hinge
+    loss and description length per training point (NaN where no configuration
+    reads it), for the per-check hook. ``linear_term`` is the dual's ``p``,
+    which the description length needs to read ``f`` off the gradient. ``best_alpha[keep_row[c]]`` and ``best_rho[c]`` hold the best
     iterate of every configuration with ``keep_row[c] >= 0`` (``restore_best``).
     """
 
@@ -62,23 +65,34 @@ class Tracker(NamedTuple):
     counters: np.ndarray
     bars: np.ndarray
     last: np.ndarray
+    linear_term: np.ndarray
     need_hinge: bool
+    need_mdl: bool
     stop_when_all_stopped: bool
 
 
 def make_tracker(
-    configs: EarlyStoppingSet, y_eval: np.ndarray, n_val: int, n: int, stop_when_all_stopped: bool
+    configs: EarlyStoppingSet,
+    y_eval: np.ndarray,
+    n_val: int,
+    linear_term: np.ndarray,
+    stop_when_all_stopped: bool,
 ) -> Tracker:
     """A tracker of ``configs`` on the evaluation labels (validation then test), before the run."""
     if len(configs) == 0:
         return NO_TRACKING
-    return _new_tracker(configs, y_eval, n_val, n, stop_when_all_stopped)
+    return _new_tracker(configs, y_eval, n_val, linear_term, stop_when_all_stopped)
 
 
 def _new_tracker(
-    configs: EarlyStoppingSet, y_eval: np.ndarray, n_val: int, n: int, stop_when_all_stopped: bool
+    configs: EarlyStoppingSet,
+    y_eval: np.ndarray,
+    n_val: int,
+    linear_term: np.ndarray,
+    stop_when_all_stopped: bool,
 ) -> Tracker:
     k = len(configs)
+    n = linear_term.shape[0]
     keep_row = np.where(configs.restore_best, np.cumsum(configs.restore_best) - 1, -1)
     intervals = np.unique(configs.interval) if k else np.ones(1, dtype=np.int64)
     return Tracker(
@@ -101,9 +115,11 @@ def _new_tracker(
         best_alpha=np.zeros((int(np.count_nonzero(configs.restore_best)), n)),
         best_rho=np.zeros(k),
         counters=np.array([k, 0, 0, 0], dtype=np.int64),
-        bars=np.empty(2),
-        last=np.full(2, np.nan),
-        need_hinge=bool(k > 0 and configs.metric.max() == 1),
+        bars=np.empty(3),
+        last=np.full(3, np.nan),
+        linear_term=linear_term,
+        need_hinge=bool(np.any(configs.metric == HINGE)),
+        need_mdl=bool(np.any(configs.metric == MDL_LOGISTIC)),
         stop_when_all_stopped=bool(stop_when_all_stopped),
     )
 
@@ -111,7 +127,7 @@ def _new_tracker(
 #: No configuration, and the tracker of a run without early stopping: no step writes
 #: to it, so runs share it.
 NO_CONFIGS = EarlyStoppingSet.of([])
-NO_TRACKING = _new_tracker(NO_CONFIGS, np.empty(0), 0, 0, True)
+NO_TRACKING = _new_tracker(NO_CONFIGS, np.empty(0), 0, np.empty(0), True)
 
 
 @jit(inline="always")
@@ -130,23 +146,28 @@ def check_bounds(tr):
     ``acc`` exceeds ``best + tol`` less rounding (1e-9 covers it: for tol >= 1 no
     accuracy can improve; for tol = 0 no slack is needed, ``acc - best > 0``
     being ``acc > best``, so an accuracy equal to the best reads no
-    configuration); a hinge one only if ``hinge < best``. Without either, only a
-    configuration at its deadline changes: it stops.
+    configuration); a hinge or description-length one only if its value is
+    below its best. Without any of these, only a configuration at its deadline
+    changes: it stops.
     """
     acc_bar = np.inf
     hinge_bar = -np.inf
+    mdl_bar = -np.inf
     next_deadline = tr.counters[LIMIT]
     for c in range(tr.active.shape[0]):
         if not tr.active[c]:
             continue
-        if tr.metric[c] == 0:
+        if tr.metric[c] == ACCURACY:
             slack = 1e-9 if tr.tol[c] > 0.0 else 0.0
             acc_bar = min(acc_bar, tr.best_obj[c] + tr.tol[c] - slack)
-        else:
+        elif tr.metric[c] == HINGE:
             hinge_bar = max(hinge_bar, tr.best_obj[c])
+        else:
+            mdl_bar = max(mdl_bar, tr.best_obj[c])
         next_deadline = min(next_deadline, tr.deadline[c])
     tr.bars[ACC_BAR] = acc_bar
     tr.bars[HINGE_BAR] = hinge_bar
+    tr.bars[MDL_BAR] = mdl_bar
     tr.counters[NEXT_DEADLINE] = next_deadline
 
 
@@ -167,13 +188,13 @@ def start_tracking(tr, y, G, status, max_iter, n_iter):
     tr.counters[LIMIT] = max_iter + 1
     rho0 = calculate_rho(y, G, status)
     m = tr.y_eval.shape[0]
-    acc0 = eval_accuracy(tr.S, tr.y_eval, 0, tr.n_val, rho0)
+    acc0 = eval_accuracy(tr.S, tr.y_eval, 0, tr.n_val, rho0)  # NaN without validation data
     tacc0 = eval_accuracy(tr.S, tr.y_eval, tr.n_val, m, rho0)
     for c in range(n_cfg):
         start = n_iter // tr.interval[c] * tr.interval[c]
         tr.deadline[c] = deadline_after(start, tr.patience[c], tr.interval[c], max_iter + 1)
         tr.n_using[np.searchsorted(tr.intervals, tr.interval[c])] += 1
-        tr.best_obj[c] = 0.0 if tr.metric[c] == 0 else np.inf
+        tr.best_obj[c] = 0.0 if tr.metric[c] == ACCURACY else np.inf
         tr.best_rho[c] = rho0
         tr.out_iter[c, 0] = -1
         tr.out_iter[c, 1] = n_iter
@@ -207,23 +228,25 @@ def advance(tr, Ki_ev, Kj_ev, ci, cj):
 
 
 @jit
-def record_check(tr, n_iter, acc, hinge, tacc, rho, alpha):
-    """Step the state machine of every configuration that checks at ``n_iter``."""
+def record_check(tr, n_iter, objectives, tacc, rho, alpha):
+    """Step the state machine of every configuration that checks at ``n_iter``.
+
+    ``objectives`` holds the check's value of each metric, by its code.
+    """
     limit = tr.counters[LIMIT]
     for c in range(tr.patience.shape[0]):
         if not tr.active[c] or n_iter % tr.interval[c] != 0:
             continue
-        if tr.metric[c] == 0:
-            obj = acc
+        obj = objectives[tr.metric[c]]
+        if tr.metric[c] == ACCURACY:
             improved = obj - tr.best_obj[c] > tr.tol[c]
         else:
-            obj = hinge
             improved = tr.best_obj[c] - obj > tr.tol[c]
         if improved:
             tr.best_obj[c] = obj
             tr.deadline[c] = deadline_after(n_iter, tr.patience[c], tr.interval[c], limit)
             tr.out_iter[c, 1] = n_iter
-            tr.out_acc[c, 2] = acc
+            tr.out_acc[c, 2] = objectives[ACCURACY]
             tr.out_acc[c, 3] = tacc
             if tr.keep_row[c] >= 0:
                 tr.best_alpha[tr.keep_row[c]] = alpha
@@ -233,13 +256,31 @@ def record_check(tr, n_iter, acc, hinge, tacc, rho, alpha):
             tr.counters[N_ACTIVE] -= 1
             tr.n_using[np.searchsorted(tr.intervals, tr.interval[c])] -= 1
             tr.out_iter[c, 0] = n_iter
-            tr.out_acc[c, 0] = acc
+            tr.out_acc[c, 0] = objectives[ACCURACY]
             tr.out_acc[c, 1] = tacc
     check_bounds(tr)
 
 
+@jit
+def description_length(y, G, p, alpha, rho):
+    """Logistic description length of the training set per point, in bits: ``DL_h / n``.
+
+    ``DL_h = 1/2 #{a_t > 0} log2 n + sum_t log2(1 + exp(-y_t f_t))`` with the
+    training decision values read off the gradient, ``f_t = y_t (G_t - p_t) -
+    rho`` (``G = Qa + p``): ``O(n)``, no kernel value.
+    """
+    n = y.shape[0]
+    n_sv = 0
+    nats = 0.0
+    for t in range(n):
+        n_sv += alpha[t] > 0.0
+        margin = G[t] - p[t] - y[t] * rho  # y_t f_t
+        nats += np.logaddexp(0.0, -margin)
+    return (0.5 * n_sv * np.log2(n) + nats / np.log(2.0)) / n
+
+
 @jit(inline="always")
-def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
+def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
     """A check: move the decision values, read the objectives, step the state machines.
 
     The validation pass is branch-free (adding ``max(h, 0)`` equals adding only
@@ -268,10 +309,17 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
             s = S[v] + Ki_ev[v] * ci + Kj_ev[v] * cj
             S[v] = s
             correct += (s - rho > 0.0) == positive[v]
-    acc = correct / n_val
-    tr.last[0] = acc
-    tr.last[1] = hinge
-    scan = acc > bars[ACC_BAR] or hinge < bars[HINGE_BAR] or n_iter >= counters[NEXT_DEADLINE]
+    acc = correct / n_val if n_val > 0 else np.nan
+    dl = description_length(y, G, tr.linear_term, alpha, rho) if tr.need_mdl else np.nan
+    tr.last[ACCURACY] = acc
+    tr.last[HINGE] = hinge
+    tr.last[MDL_LOGISTIC] = dl
+    scan = (
+        acc > bars[ACC_BAR]
+        or hinge < bars[HINGE_BAR]
+        or dl < bars[MDL_BAR]
+        or n_iter >= counters[NEXT_DEADLINE]
+    )
     S_te, Ki_te, Kj_te = S[n_val:], Ki_ev[n_val:], Kj_ev[n_val:]
     n_test = S_te.shape[0]
     if scan:
@@ -282,7 +330,7 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
             S_te[v] = s
             correct += (s - rho > 0.0) == positive_te[v]
         tacc = correct / n_test if n_test > 0 else np.nan
-        record_check(tr, n_iter, acc, hinge, tacc, rho, alpha)
+        record_check(tr, n_iter, tr.last, tacc, rho, alpha)
     else:
         for v in range(n_test):
             S_te[v] += Ki_te[v] * ci + Kj_te[v] * cj
