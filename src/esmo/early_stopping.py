@@ -14,14 +14,15 @@ from typing import Any
 
 import numpy as np
 
-#: The objectives a configuration can read; a metric's code is its index. Accuracy and
-#: hinge are read on the validation data; ``mdl_logistic``, the logistic description
-#: length of the MDL paper (../shared/notes/mdl-protocol.md section 7), on the training
-#: data alone, from the gradient the solver keeps: no validation data, no kernel values.
-METRICS: tuple[str, ...] = ("accuracy", "hinge", "mdl_logistic")
+#: The objectives a configuration can read; a metric's code is its index. Accuracy, hinge
+#: and the gradient-tuning paper's sigmoid-smoothed error and F-measure are read on the
+#: validation data; ``mdl_logistic``, the logistic description length of the MDL paper
+#: (../shared/notes/mdl-protocol.md section 7), on the training data alone, from the
+#: gradient the solver keeps: no validation data, no kernel values.
+METRICS: tuple[str, ...] = ("accuracy", "hinge", "mdl_logistic", "smoothed_error", "f_measure")
 _CODES = {name: code for code, name in enumerate(METRICS)}
 #: The metrics that need validation data.
-VALIDATION_METRICS: frozenset[str] = frozenset({"accuracy", "hinge"})
+VALIDATION_METRICS: frozenset[str] = frozenset(set(METRICS) - {"mdl_logistic"})
 
 
 @dataclass(frozen=True)
@@ -33,7 +34,9 @@ class EarlyStopping:
     mean validation hinge loss (improvement when ``O_best - O > tol``), or the
     training set's logistic description length in bits per point,
     ``DL_h / n = (1/2 #SV log2 n + sum_i log2(1 + exp(-y_i f_i))) / n``
-    (improvement when ``O_best - O > tol``; needs no validation data). An improvement resets the remaining patience to
+    (improvement when ``O_best - O > tol``; needs no validation data), or the
+    gradient-tuning paper's sigmoid-smoothed validation error (downwards) or
+    F-measure (upwards; :func:`esmo.solver.tracking.smoothed_objectives`). An improvement resets the remaining patience to
     ``patience`` and records the best iterate; otherwise patience drops by one,
     and the run stops when it falls below zero. The model returned is the iterate
     at the stop, or with ``restore_best`` the best iterate. If the solver
@@ -78,7 +81,7 @@ class EarlyStopping:
 class EarlyStoppingSet:
     """K early-stopping configurations as validated parallel arrays.
 
-    ``metric`` holds codes (0 accuracy, 1 hinge, 2 mdl_logistic: indices into :data:`METRICS`).
+    ``metric`` holds codes (indices into :data:`METRICS`).
     Build it once per search with :meth:`of` and pass it to every sweep of that
     search: validating a table of 100 configurations costs about as much as a
     whole fit on the smallest LIBSVM datasets.
@@ -108,7 +111,7 @@ class EarlyStoppingSet:
     @property
     def needs_validation(self) -> bool:
         """Whether some configuration reads validation data (accuracy or hinge)."""
-        return bool(np.any(self.metric <= _CODES["hinge"]))
+        return bool(np.any(self.metric != _CODES["mdl_logistic"]))
 
     @classmethod
     def of(cls, configs: EarlyStoppingSet | Sequence[EarlyStopping] | Any) -> EarlyStoppingSet:

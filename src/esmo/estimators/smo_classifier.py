@@ -98,8 +98,9 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         Minimum improvement of the objective that resets the patience.
     validation_interval : int
         Check interval r: the objective is evaluated every r iterations.
-    es_metric : {'accuracy', 'hinge', 'mdl_logistic'}
-        The objective early stopping reads: validation accuracy or hinge loss,
+    es_metric : {'accuracy', 'hinge', 'mdl_logistic', 'smoothed_error', 'f_measure'}
+        The objective early stopping reads: validation accuracy, hinge loss,
+        sigmoid-smoothed error or F-measure (the gradient-tuning paper's),
         or the training set's logistic description length (the MDL paper's
         code, from the solver's gradient): no validation split, no tracking cost.
     restore_best : bool

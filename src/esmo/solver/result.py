@@ -39,16 +39,19 @@ class SolverResult:
 class CheckInfo(NamedTuple):
     """What the per-check hook receives: the iteration, the objectives, the KKT gap.
 
-    ``val_hinge`` and ``dl_per_point`` (the training set's logistic description
-    length in bits per point) are NaN unless some configuration reads them,
-    ``val_accuracy`` without validation data; ``gap`` is ``m(a) - M(a)``, the
-    maximal KKT violation the solver stops on (< tol).
+    One field per early-stopping metric (``esmo.early_stopping.METRICS``):
+    accuracy, mean hinge loss, the training set's logistic description length
+    in bits per point, the smoothed error and F-measure; each is NaN unless some
+    configuration reads it (accuracy: without validation data). ``gap`` is
+    ``m(a) - M(a)``, the maximal KKT violation the solver stops on (< tol).
     """
 
     n_iter: int
     val_accuracy: float
     val_hinge: float
     dl_per_point: float
+    val_smoothed_error: float
+    val_f_measure: float
     gap: float
 
 

@@ -199,13 +199,8 @@ def check_info(y: np.ndarray, tr: Any, state: SolverState) -> CheckInfo:
     yG = -y * state.G
     up = np.where(y > 0, state.status != UPPER, state.status != LOWER)
     low = np.where(y > 0, state.status != LOWER, state.status != UPPER)
-    return CheckInfo(
-        n_iter=state.n_iter,
-        val_accuracy=float(tr.last[0]),
-        val_hinge=float(tr.last[1]),
-        dl_per_point=float(tr.last[2]),
-        gap=float(yG[up].max() - yG[low].min()),
-    )
+    objectives = (float(v) for v in tr.last)
+    return CheckInfo(state.n_iter, *objectives, gap=float(yG[up].max() - yG[low].min()))
 
 
 def run_smo(

@@ -29,8 +29,14 @@ from esmo.solver.rho import calculate_rho
 
 # indices of Tracker.counters and Tracker.bars
 N_ACTIVE, NEXT_EVENT, NEXT_DEADLINE, LIMIT = 0, 1, 2, 3
-ACC_BAR, HINGE_BAR, MDL_BAR = 0, 1, 2
-ACCURACY, HINGE, MDL_LOGISTIC = 0, 1, 2  # metric codes (esmo.early_stopping.METRICS)
+# metric codes (indices into esmo.early_stopping.METRICS), and which way each improves
+ACCURACY, HINGE, MDL_LOGISTIC, SMOOTHED_ERROR, F_MEASURE = 0, 1, 2, 3, 4
+HIGHER_IS_BETTER = np.array([True, False, False, False, True])
+N_METRICS = HIGHER_IS_BETTER.shape[0]
+
+#: The sigmoid's sharpness of the smoothed error and F-measure, t in theta_1 = t / sigma
+#: (the gradient-tuning paper's direct method; gradient-hpo-protocol.md section 2).
+SMOOTHING_T = 10.0
 
 
 class Tracker(NamedTuple):
@@ -68,6 +74,7 @@ class Tracker(NamedTuple):
     linear_term: np.ndarray
     need_hinge: bool
     need_mdl: bool
+    need_smoothed: bool
     stop_when_all_stopped: bool
 
 
@@ -115,11 +122,12 @@ def _new_tracker(
         best_alpha=np.zeros((int(np.count_nonzero(configs.restore_best)), n)),
         best_rho=np.zeros(k),
         counters=np.array([k, 0, 0, 0], dtype=np.int64),
-        bars=np.empty(3),
-        last=np.full(3, np.nan),
+        bars=np.empty(N_METRICS),
+        last=np.full(N_METRICS, np.nan),
         linear_term=linear_term,
         need_hinge=bool(np.any(configs.metric == HINGE)),
         need_mdl=bool(np.any(configs.metric == MDL_LOGISTIC)),
+        need_smoothed=bool(np.any(configs.metric >= SMOOTHED_ERROR)),
         stop_when_all_stopped=bool(stop_when_all_stopped),
     )
 
@@ -142,33 +150,42 @@ def deadline_after(start, patience, interval, limit):
 def check_bounds(tr):
     """Bounds that tell a check whether any running configuration can change state.
 
-    An accuracy configuration improves only if ``acc - best > tol``, so only if
-    ``acc`` exceeds ``best + tol`` less rounding (1e-9 covers it: for tol >= 1 no
-    accuracy can improve; for tol = 0 no slack is needed, ``acc - best > 0``
-    being ``acc > best``, so an accuracy equal to the best reads no
-    configuration); a hinge or description-length one only if its value is
-    below its best. Without any of these, only a configuration at its deadline
-    changes: it stops.
+    ``bars[m]`` is that bound for metric ``m``. A configuration whose metric
+    improves upwards (accuracy, F-measure) improves only if ``obj - best >
+    tol``, so only if ``obj`` exceeds ``best + tol`` less rounding (1e-9 covers
+    it: for tol = 0 no slack is needed, ``obj - best > 0`` being ``obj >
+    best``, so a value equal to the best reads no configuration); one whose
+    metric improves downwards (hinge, description length, smoothed error) only
+    if ``obj`` is below its best. Without any of these, only a configuration at
+    its deadline changes: it stops.
     """
-    acc_bar = np.inf
-    hinge_bar = -np.inf
-    mdl_bar = -np.inf
+    bars = tr.bars
+    for m in range(N_METRICS):
+        bars[m] = np.inf if HIGHER_IS_BETTER[m] else -np.inf
     next_deadline = tr.counters[LIMIT]
     for c in range(tr.active.shape[0]):
         if not tr.active[c]:
             continue
-        if tr.metric[c] == ACCURACY:
+        m = tr.metric[c]
+        if HIGHER_IS_BETTER[m]:
             slack = 1e-9 if tr.tol[c] > 0.0 else 0.0
-            acc_bar = min(acc_bar, tr.best_obj[c] + tr.tol[c] - slack)
-        elif tr.metric[c] == HINGE:
-            hinge_bar = max(hinge_bar, tr.best_obj[c])
+            bars[m] = min(bars[m], tr.best_obj[c] + tr.tol[c] - slack)
         else:
-            mdl_bar = max(mdl_bar, tr.best_obj[c])
+            bars[m] = max(bars[m], tr.best_obj[c])
         next_deadline = min(next_deadline, tr.deadline[c])
-    tr.bars[ACC_BAR] = acc_bar
-    tr.bars[HINGE_BAR] = hinge_bar
-    tr.bars[MDL_BAR] = mdl_bar
     tr.counters[NEXT_DEADLINE] = next_deadline
+
+
+@jit
+def any_can_improve(objectives, bars):
+    """Whether some metric's value passes its bar (:func:`check_bounds`); NaN passes none."""
+    for m in range(N_METRICS):
+        if HIGHER_IS_BETTER[m]:
+            if objectives[m] > bars[m]:
+                return True
+        elif objectives[m] < bars[m]:
+            return True
+    return False
 
 
 @jit
@@ -194,7 +211,7 @@ def start_tracking(tr, y, G, status, max_iter, n_iter):
         start = n_iter // tr.interval[c] * tr.interval[c]
         tr.deadline[c] = deadline_after(start, tr.patience[c], tr.interval[c], max_iter + 1)
         tr.n_using[np.searchsorted(tr.intervals, tr.interval[c])] += 1
-        tr.best_obj[c] = 0.0 if tr.metric[c] == ACCURACY else np.inf
+        tr.best_obj[c] = 0.0 if HIGHER_IS_BETTER[tr.metric[c]] else np.inf
         tr.best_rho[c] = rho0
         tr.out_iter[c, 0] = -1
         tr.out_iter[c, 1] = n_iter
@@ -238,7 +255,7 @@ def record_check(tr, n_iter, objectives, tacc, rho, alpha):
         if not tr.active[c] or n_iter % tr.interval[c] != 0:
             continue
         obj = objectives[tr.metric[c]]
-        if tr.metric[c] == ACCURACY:
+        if HIGHER_IS_BETTER[tr.metric[c]]:
             improved = obj - tr.best_obj[c] > tr.tol[c]
         else:
             improved = tr.best_obj[c] - obj > tr.tol[c]
@@ -279,6 +296,45 @@ def description_length(y, G, p, alpha, rho):
     return (0.5 * n_sv * np.log2(n) + nats / np.log(2.0)) / n
 
 
+@jit
+def smoothed_objectives(S, y_eval, n_val, rho, out):
+    """The sigmoid-smoothed validation error and F-measure, into ``out`` by metric code.
+
+    The gradient-tuning paper's direct method: each correct/incorrect count
+    ``1[y o > 0]`` becomes ``s = 1 / (1 + exp(-theta_1 y o))`` with ``theta_1 =
+    t / sigma``, sigma the population std of the validation outputs ``o = S -
+    rho`` (so the value does not change when every output is rescaled).
+    Error ``= mean(1 - s)``; F ``= 2 tp / (n_+ + tp + fp)`` with ``tp`` the sum
+    of ``s`` over positives and ``fp`` that of ``1 - s`` over negatives. With
+    every output equal (sigma = 0) the counts are the hard ones.
+    """
+    total = 0.0
+    for v in range(n_val):
+        total += S[v]
+    mean = total / n_val - rho
+    spread = 0.0
+    for v in range(n_val):
+        d = S[v] - rho - mean
+        spread += d * d
+    sigma = np.sqrt(spread / n_val)
+    n_pos = 0
+    tp = 0.0
+    fp = 0.0
+    for v in range(n_val):
+        margin = y_eval[v] * (S[v] - rho)
+        if sigma > 0.0:
+            s = 1.0 / (1.0 + np.exp(-SMOOTHING_T / sigma * margin))
+        else:
+            s = 1.0 if margin > 0.0 else 0.0
+        if y_eval[v] > 0.0:
+            n_pos += 1
+            tp += s
+        else:
+            fp += 1.0 - s
+    out[SMOOTHED_ERROR] = (n_pos - tp + fp) / n_val
+    out[F_MEASURE] = 2.0 * tp / (n_pos + tp + fp)
+
+
 @jit(inline="always")
 def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
     """A check: move the decision values, read the objectives, step the state machines.
@@ -311,15 +367,13 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
             correct += (s - rho > 0.0) == positive[v]
     acc = correct / n_val if n_val > 0 else np.nan
     dl = description_length(y, G, tr.linear_term, alpha, rho) if tr.need_mdl else np.nan
-    tr.last[ACCURACY] = acc
-    tr.last[HINGE] = hinge
-    tr.last[MDL_LOGISTIC] = dl
-    scan = (
-        acc > bars[ACC_BAR]
-        or hinge < bars[HINGE_BAR]
-        or dl < bars[MDL_BAR]
-        or n_iter >= counters[NEXT_DEADLINE]
-    )
+    last = tr.last
+    last[ACCURACY] = acc
+    last[HINGE] = hinge
+    last[MDL_LOGISTIC] = dl
+    if tr.need_smoothed:
+        smoothed_objectives(S, tr.y_eval, n_val, rho, last)
+    scan = n_iter >= counters[NEXT_DEADLINE] or any_can_improve(last, bars)
     S_te, Ki_te, Kj_te = S[n_val:], Ki_ev[n_val:], Kj_ev[n_val:]
     n_test = S_te.shape[0]
     if scan:
@@ -330,7 +384,7 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
             S_te[v] = s
             correct += (s - rho > 0.0) == positive_te[v]
         tacc = correct / n_test if n_test > 0 else np.nan
-        record_check(tr, n_iter, tr.last, tacc, rho, alpha)
+        record_check(tr, n_iter, last, tacc, rho, alpha)
     else:
         for v in range(n_test):
             S_te[v] += Ki_te[v] * ci + Kj_te[v] * cj

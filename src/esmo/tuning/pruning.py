@@ -15,13 +15,14 @@ from typing import Any
 from esmo.solver.result import CheckInfo
 
 #: The objectives a trial can be told at a check, by their CheckInfo field.
-OBJECTIVES: tuple[str, ...] = ("val_accuracy", "val_hinge")
+OBJECTIVES: tuple[str, ...] = CheckInfo._fields[1:-1]
 
 
 def pruning_callback(trial: Any, objective: str = "val_accuracy") -> Callable[[CheckInfo], bool]:
     """The ``callback`` of ``SMOClassifier.fit`` that reports to ``trial`` and prunes.
 
-    Each check reports ``objective`` at step = the SMO iteration; the fit ends
+    Each check reports ``objective`` (a :class:`CheckInfo` field the fit's
+    ``es_metric`` computes) at step = the SMO iteration; the fit ends
     when the trial's pruner says so (``trial.should_prune()``). After the fit,
     ``stopped_by_callback_`` tells whether it was pruned; raise Optuna's
     ``TrialPruned`` then, as its documentation asks.
