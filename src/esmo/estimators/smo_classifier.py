@@ -29,6 +29,7 @@ from esmo.solver.params import SOLVER_CONSTRAINTS, SolverParams
 from esmo.solver.result import CheckInfo, SolverResult
 from esmo.solver.smo import run_smo, warm_state
 from esmo.solver.state import SolverState
+from esmo.solver.tracking import EVALUATIONS
 
 _SOLVERS = ("fan", "keerthi", "fan_plain")
 # the estimator's name of each early-stopping field
@@ -105,6 +106,12 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         code, from the solver's gradient): no validation split, no tracking cost.
     restore_best : bool
         Return the best checked iterate instead of the one at the stop.
+    es_evaluation : {'auto', 'incremental', 'fresh'}
+        How checks read the validation decision values: moved by each
+        iteration's two changed alphas, computed afresh from the alphas at each
+        check (the thesis's own cost model; no tracking cost between checks),
+        or 'auto': afresh for large intervals. Outcomes agree up to the last
+        bits of the decision values.
     validation_fraction : float
         Share of the training data held out (stratified) for early stopping
         when ``fit`` gets no ``X_val``.
@@ -151,6 +158,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         "early_stopping": ["boolean"],
         # checked in fit by the early-stopping rules (esmo.early_stopping), under these names
         **dict.fromkeys(_ES_PARAMS, "no_validation"),
+        "es_evaluation": [StrOptions(set(EVALUATIONS))],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
         "solver": [StrOptions(set(_SOLVERS))],
         "random_state": ["random_state"],
@@ -172,6 +180,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         validation_interval: int = 1,
         es_metric: str = "accuracy",
         restore_best: bool = False,
+        es_evaluation: str = "auto",
         validation_fraction: float = 0.2,
         solver: str = "fan",
         cache_size_mb: float = SolverParams.cache_size_mb,
@@ -191,6 +200,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self.validation_interval = validation_interval
         self.es_metric = es_metric
         self.restore_best = restore_best
+        self.es_evaluation = es_evaluation
         self.validation_fraction = validation_fraction
         self.solver = solver
         self.cache_size_mb = cache_size_mb
@@ -406,7 +416,16 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
             return run_smo(X, y, params, **run)[0]
         X_val, y_val = validation if validation is not None else (None, None)
         configs = EarlyStoppingSet.of([es])
-        return run_smo(X, y, params, **run, configs=configs, X_val=X_val, y_val=y_val)[0]
+        return run_smo(
+            X,
+            y,
+            params,
+            **run,
+            configs=configs,
+            X_val=X_val,
+            y_val=y_val,
+            evaluation=self.es_evaluation,
+        )[0]
 
     def _set_model(
         self, X: np.ndarray, y_int: np.ndarray, alpha: np.ndarray, result: SolverResult

@@ -60,10 +60,14 @@ from esmo.solver.state import (
 )
 from esmo.solver.tracking import (
     N_ACTIVE,
+    N_INCREMENTAL,
     NEXT_EVENT,
+    NEXT_FRESH,
     NO_CONFIGS,
     advance,
     check,
+    fresh_check,
+    fresh_evaluation,
     make_tracker,
     start_tracking,
 )
@@ -79,7 +83,8 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
     """Run SMO from ``state`` until it converges or has made ``max_iter`` pair updates in all.
 
     Returns why it stopped (``CONVERGED``, ``ITERATION_LIMIT``, ``EARLY_STOPPED``,
-    or ``PAUSED`` after a check when ``pause_at_checks``). ``C`` holds each
+    or ``PAUSED`` at a fresh check, which the caller evaluates, and after every
+    check when ``pause_at_checks``; rho at the pause is in ``tr.rho_now``). ``C`` holds each
     point's upper bound. The state (:mod:`esmo.solver.state`) is updated in
     place, so a paused or limited run continues exactly when called again; the
     tracker ``tr`` (:mod:`esmo.solver.tracking`, started by ``start_tracking``)
@@ -102,7 +107,7 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
         if i == -1:
             save_counts(state, n_iter, n_free)
             return CONVERGED
-        tracking = counters[N_ACTIVE] > 0
+        tracking = counters[N_INCREMENTAL] > 0
         n_cols = n + m if tracking else n
         Ki = get_row(rows, i, n_cols)
         j, Gmax2 = select_j(Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val)
@@ -124,27 +129,28 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
         cj = y[j] * (aj - old_aj)
 
         is_check = tracking and n_iter == counters[NEXT_EVENT]
+        is_fresh = n_iter == counters[NEXT_FRESH]
         rho = 0.0
-        if is_check and n_free == 0:
+        if (is_check or is_fresh) and n_free == 0:
             i, Gmax, lb = update_gradient_with_bounds(G, y, Ki, Kj, ci, cj, status)
             rho = rho_from_bounds(Gmax, lb)
         else:
             i, Gmax = update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch)
-            if is_check:
+            if is_check or is_fresh:
                 rho = rho_from_free_list(y, G, free, n_free)
 
-        if not tracking:
-            continue
-        # the evaluation columns as slices indexed from 0 (an index like Ki[n + v]
-        # could be negative as far as numba knows; its check stops vectorisation)
-        Ki_ev = Ki[n : n + m]
-        Kj_ev = Kj[n : n + m]
-        if not is_check:
-            advance(tr, Ki_ev, Kj_ev, ci, cj)
-        elif check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
-            save_counts(state, n_iter, n_free)
-            return EARLY_STOPPED
-        elif pause_at_checks:
+        if tracking:
+            # the evaluation columns as slices indexed from 0 (an index like Ki[n + v]
+            # could be negative as far as numba knows; its check stops vectorisation)
+            Ki_ev = Ki[n : n + m]
+            Kj_ev = Kj[n : n + m]
+            if not is_check:
+                advance(tr, Ki_ev, Kj_ev, ci, cj)
+            elif check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
+                save_counts(state, n_iter, n_free)
+                return EARLY_STOPPED
+        if is_fresh or (is_check and pause_at_checks):
+            tr.rho_now[0] = rho
             save_counts(state, n_iter, n_free)
             return PAUSED
 
@@ -164,18 +170,22 @@ def drive(
     limit: int,
     callback: Callable[[CheckInfo], Any] | None,
     max_time: float | None,
+    fresh_sums: Callable[[np.ndarray], np.ndarray] | None,
 ) -> int:
-    """Run :func:`smo_loop` to the end, pausing it for the hook and the clock; why it ended.
+    """Run :func:`smo_loop` to the end, pausing it for fresh checks, the hook and the clock.
 
-    With a ``callback`` the loop pauses after every early-stopping check and
-    the callback gets a :class:`~esmo.solver.result.CheckInfo`; a true return
-    ends the run. With ``max_time`` (seconds) the loop runs in segments of
-    iterations, doubled while one takes under 10 ms, and the run ends at the
-    first pause past the budget: the one stopping rule that depends on the
-    machine. Pauses change nothing else: the state carries the run on exactly.
+    At a fresh check the loop pauses, ``fresh_sums(alpha)`` gives the decision
+    values at the evaluation points from the current alphas, and
+    :func:`esmo.solver.tracking.fresh_check` reads them. With a ``callback`` the
+    loop also pauses after every other check; the callback gets a
+    :class:`~esmo.solver.result.CheckInfo`, and a true return ends the run.
+    With ``max_time`` (seconds) the loop runs in segments of iterations,
+    doubled while one takes under 10 ms, and the run ends at the first pause
+    past the budget: the one stopping rule that depends on the machine. Pauses
+    change nothing else: the state carries the run on exactly.
     """
     y, QD, upper, tol = loop_args
-    if callback is None and max_time is None:
+    if callback is None and max_time is None and fresh_sums is None:
         return smo_loop(y, QD, upper, tol, limit, rows, tr, state, False)
     end = None if max_time is None else time.perf_counter() + max_time
     segment = FIRST_SEGMENT
@@ -183,7 +193,11 @@ def drive(
         stop_at = limit if end is None else min(limit, state.n_iter + segment)
         started = time.perf_counter()
         reason = smo_loop(y, QD, upper, tol, stop_at, rows, tr, state, callback is not None)
-        if reason == PAUSED and callback(check_info(y, tr, state)):
+        if reason == PAUSED and state.n_iter == tr.counters[NEXT_FRESH]:
+            fresh_check(tr, state.n_iter, fresh_sums(state.alpha), y, state.G, state.alpha)
+            if tr.counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
+                return EARLY_STOPPED
+        if reason == PAUSED and callback is not None and callback(check_info(y, tr, state)):
             return CALLBACK_STOP
         if reason not in (PAUSED, ITERATION_LIMIT) or state.n_iter >= limit:
             return reason
@@ -220,6 +234,7 @@ def run_smo(
     final_predictions_at_eval: bool = False,
     callback: Callable[[CheckInfo], Any] | None = None,
     max_time: float | None = None,
+    evaluation: str = "auto",
 ) -> tuple[SolverResult, Tracking | None]:
     """Solve the dual and track the early-stopping ``configs`` on ``(X_val, y_val)``.
 
@@ -236,7 +251,11 @@ def run_smo(
     its best iterate when it stopped early. ``final_predictions_at_eval`` adds
     the returned model's predictions at the evaluation points, equal to the
     signs of fresh float64 decision values. ``callback`` and ``max_time``: see
-    :func:`drive`.
+    :func:`drive`. ``evaluation`` says how checks read the validation (and test)
+    decision values: ``incremental`` (moved by every iteration's two changed
+    alphas), ``fresh`` (computed from the alphas at each check, the thesis's own
+    cost model), or ``auto``, each configuration by its interval
+    (:func:`esmo.solver.tracking.fresh_evaluation`).
     """
     X, y = as_problem(X, y)
     n = X.shape[0]
@@ -254,7 +273,8 @@ def run_smo(
     if len(configs) and (configs.needs_validation or X_val is not None):
         blocks, y_eval, n_val = as_evaluation(X_val, y_val, X_test, y_test, X.shape[1])
     rows = build_kernel_rows(X, blocks, params)
-    tr = make_tracker(configs, y_eval, n_val, p, stop_when_all_stopped)
+    fresh = fresh_evaluation(configs, evaluation, n, X.shape[1])
+    tr = make_tracker(configs, y_eval, n_val, p, stop_when_all_stopped, fresh)
     if len(blocks) and state.alpha.any():
         sv = np.flatnonzero(state.alpha)
         coef = state.alpha[sv] * y[sv]
@@ -263,7 +283,18 @@ def run_smo(
     limit = params.iteration_limit(n)
     start_tracking(tr, y, state.G, state.status, limit, state.n_iter)
     loop_args = (y, kernel_diagonal(X, params.kernel), upper, params.tol)
-    reason = drive(loop_args, rows, tr, state, limit, callback, max_time)
+    fresh_sums = None
+    if tr.fresh.any():
+        X_eval = np.concatenate(blocks)
+
+        def fresh_sums(alpha: np.ndarray) -> np.ndarray:
+            sv = np.flatnonzero(alpha)
+            if not sv.size:
+                return np.zeros(X_eval.shape[0])
+            K = kernel_matrix(X_eval, X[sv], params.kernel, params.gamma)
+            return K @ (alpha[sv] * y[sv])
+
+    reason = drive(loop_args, rows, tr, state, limit, callback, max_time, fresh_sums)
     alpha, G, status, n_iter = state.alpha.copy(), state.G, state.status, state.n_iter
     rho = float(calculate_rho(y, G, status))
     objective = float(np.dot(alpha, G + p) / 2.0)
@@ -288,7 +319,9 @@ def run_smo(
     if final_predictions_at_eval and blocks:
         sv = np.flatnonzero(alpha > 0)
         # rows computed once no configuration was running lack evaluation columns
-        rows_hold_eval = not rows.blas and (tr.counters[N_ACTIVE] > 0 or stop_when_all_stopped)
+        rows_hold_eval = not rows.blas and (
+            tr.counters[N_INCREMENTAL] > 0 or (stop_when_all_stopped and not tr.fresh.any())
+        )
         predictions, _ = final_predictions(rows, sv, alpha[sv] * y[sv], n, rho, rows_hold_eval)
     tracking = Tracking(
         stop_iter=tr.out_iter[:, 0].copy(),
@@ -343,13 +376,15 @@ def solve_smo(
     early_stopping: EarlyStopping | None = None,
     X_val: Any = None,
     y_val: Any = None,
+    evaluation: str = "auto",
     **solver_params: Any,
 ) -> SolverResult:
     """Train a binary SVM by SMO (labels in {-1, +1}); optionally early-stopped.
 
     ``solver_params`` are the fields of :class:`~esmo.solver.params.SolverParams`
     (``kernel, C, gamma, tol, max_iter, cache_size_mb, kernel_dtype``), with its
-    defaults. ``early_stopping`` is read on ``(X_val, y_val)``. Kernel rows are
+    defaults. ``early_stopping`` is read on ``(X_val, y_val)``, its decision
+    values as ``evaluation`` says (see :func:`run_smo`). Kernel rows are
     computed when a point first enters a working pair and kept while
     ``n x (n + n_val)`` of them fit ``cache_size_mb``, else cached LRU
     (:mod:`esmo.solver.row_cache`).
@@ -358,7 +393,9 @@ def solve_smo(
     if early_stopping is None:
         return run_smo(X, y, params)[0]
     configs = EarlyStoppingSet.of([early_stopping])
-    return run_smo(X, y, params, configs=configs, X_val=X_val, y_val=y_val)[0]
+    return run_smo(X, y, params, configs=configs, X_val=X_val, y_val=y_val, evaluation=evaluation)[
+        0
+    ]
 
 
 def decision_values(

@@ -72,6 +72,7 @@ def sweep_early_stopping(
     *,
     X_test: Any = None,
     y_test: Any = None,
+    evaluation: str = "auto",
     **solver_params: Any,
 ) -> SweepResult:
     """Outcome of ``K`` early-stopped fits from one SMO run to convergence (labels in {-1, +1}).
@@ -87,6 +88,8 @@ def sweep_early_stopping(
     accuracies are NaN.
     ``configs`` is anything :meth:`EarlyStoppingSet.of` takes; a search that
     sweeps the same configurations many times validates them once with it.
+    ``evaluation`` says how checks read the decision values (``run_smo``'s);
+    every choice keeps the sweep equal to separate fits with the same one.
     ``solver_params`` are the fields of :class:`~esmo.solver.params.SolverParams`.
     """
     configs = EarlyStoppingSet.of(configs)
@@ -104,6 +107,7 @@ def sweep_early_stopping(
         y_test=y_test,
         stop_when_all_stopped=False,
         final_predictions_at_eval=True,
+        evaluation=evaluation,
     )
     assert track is not None
     ref_val = ref_test = float("nan")  # without evaluation data (description length only)

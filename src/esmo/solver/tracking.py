@@ -28,7 +28,9 @@ from esmo.solver.compile import jit
 from esmo.solver.rho import calculate_rho
 
 # indices of Tracker.counters and Tracker.bars
-N_ACTIVE, NEXT_EVENT, NEXT_DEADLINE, LIMIT = 0, 1, 2, 3
+N_ACTIVE, NEXT_EVENT, NEXT_DEADLINE, LIMIT, N_INCREMENTAL, NEXT_FRESH = 0, 1, 2, 3, 4, 5
+#: How a configuration's checks read the decision values (Tracker.n_using's columns).
+INCREMENTAL, FRESH = 0, 1
 # metric codes (indices into esmo.early_stopping.METRICS), and which way each improves
 ACCURACY, HINGE, MDL_LOGISTIC, SMOOTHED_ERROR, F_MEASURE = 0, 1, 2, 3, 4
 HIGHER_IS_BETTER = np.array([True, False, False, False, True])
@@ -62,6 +64,7 @@ class Tracker(NamedTuple):
     best_obj: np.ndarray
     deadline: np.ndarray
     active: np.ndarray
+    fresh: np.ndarray
     intervals: np.ndarray
     n_using: np.ndarray
     out_iter: np.ndarray
@@ -71,6 +74,7 @@ class Tracker(NamedTuple):
     counters: np.ndarray
     bars: np.ndarray
     last: np.ndarray
+    rho_now: np.ndarray
     linear_term: np.ndarray
     need_hinge: bool
     need_mdl: bool
@@ -84,11 +88,17 @@ def make_tracker(
     n_val: int,
     linear_term: np.ndarray,
     stop_when_all_stopped: bool,
+    fresh: np.ndarray | None = None,
 ) -> Tracker:
-    """A tracker of ``configs`` on the evaluation labels (validation then test), before the run."""
+    """A tracker of ``configs`` on the evaluation labels (validation then test), before the run.
+
+    ``fresh[c]`` makes configuration ``c`` read decision values computed afresh
+    at its checks (:func:`fresh_check`) instead of the incremental ones.
+    """
     if len(configs) == 0:
         return NO_TRACKING
-    return _new_tracker(configs, y_eval, n_val, linear_term, stop_when_all_stopped)
+    fresh = np.zeros(len(configs), dtype=np.bool_) if fresh is None else fresh
+    return _new_tracker(configs, y_eval, n_val, linear_term, stop_when_all_stopped, fresh)
 
 
 def _new_tracker(
@@ -97,6 +107,7 @@ def _new_tracker(
     n_val: int,
     linear_term: np.ndarray,
     stop_when_all_stopped: bool,
+    fresh: np.ndarray,
 ) -> Tracker:
     k = len(configs)
     n = linear_term.shape[0]
@@ -115,15 +126,17 @@ def _new_tracker(
         best_obj=np.empty(k),
         deadline=np.empty(k, dtype=np.int64),
         active=np.ones(k, dtype=np.bool_),
+        fresh=np.asarray(fresh, dtype=np.bool_),
         intervals=intervals,
-        n_using=np.zeros(intervals.shape[0], dtype=np.int64),
+        n_using=np.zeros((intervals.shape[0], 2), dtype=np.int64),
         out_iter=np.empty((k, 2), dtype=np.int64),
         out_acc=np.empty((k, 4)),
         best_alpha=np.zeros((int(np.count_nonzero(configs.restore_best)), n)),
         best_rho=np.zeros(k),
-        counters=np.array([k, 0, 0, 0], dtype=np.int64),
+        counters=np.array([k, 0, 0, 0, 0, -1], dtype=np.int64),
         bars=np.empty(N_METRICS),
         last=np.full(N_METRICS, np.nan),
+        rho_now=np.zeros(1),
         linear_term=linear_term,
         need_hinge=bool(np.any(configs.metric == HINGE)),
         need_mdl=bool(np.any(configs.metric == MDL_LOGISTIC)),
@@ -135,7 +148,7 @@ def _new_tracker(
 #: No configuration, and the tracker of a run without early stopping: no step writes
 #: to it, so runs share it.
 NO_CONFIGS = EarlyStoppingSet.of([])
-NO_TRACKING = _new_tracker(NO_CONFIGS, np.empty(0), 0, np.empty(0), True)
+NO_TRACKING = _new_tracker(NO_CONFIGS, np.empty(0), 0, np.empty(0), True, np.empty(0, bool))
 
 
 @jit(inline="always")
@@ -157,14 +170,15 @@ def check_bounds(tr):
     best``, so a value equal to the best reads no configuration); one whose
     metric improves downwards (hinge, description length, smoothed error) only
     if ``obj`` is below its best. Without any of these, only a configuration at
-    its deadline changes: it stops.
+    its deadline changes: it stops. Only incremental configurations count: a
+    fresh check (:func:`fresh_check`) always reads its configurations.
     """
     bars = tr.bars
     for m in range(N_METRICS):
         bars[m] = np.inf if HIGHER_IS_BETTER[m] else -np.inf
     next_deadline = tr.counters[LIMIT]
     for c in range(tr.active.shape[0]):
-        if not tr.active[c]:
+        if not tr.active[c] or tr.fresh[c]:
             continue
         m = tr.metric[c]
         if HIGHER_IS_BETTER[m]:
@@ -210,7 +224,9 @@ def start_tracking(tr, y, G, status, max_iter, n_iter):
     for c in range(n_cfg):
         start = n_iter // tr.interval[c] * tr.interval[c]
         tr.deadline[c] = deadline_after(start, tr.patience[c], tr.interval[c], max_iter + 1)
-        tr.n_using[np.searchsorted(tr.intervals, tr.interval[c])] += 1
+        kind = FRESH if tr.fresh[c] else INCREMENTAL
+        tr.n_using[np.searchsorted(tr.intervals, tr.interval[c]), kind] += 1
+        tr.counters[N_INCREMENTAL] += kind == INCREMENTAL
         tr.best_obj[c] = 0.0 if HIGHER_IS_BETTER[tr.metric[c]] else np.inf
         tr.best_rho[c] = rho0
         tr.out_iter[c, 0] = -1
@@ -219,11 +235,19 @@ def start_tracking(tr, y, G, status, max_iter, n_iter):
         tr.out_acc[c, 1] = np.nan
         tr.out_acc[c, 2] = acc0
         tr.out_acc[c, 3] = tacc0
-    next_event = max_iter + 1
-    for u in range(tr.intervals.shape[0]):
-        next_event = min(next_event, (n_iter // tr.intervals[u] + 1) * tr.intervals[u])
-    tr.counters[NEXT_EVENT] = next_event
+    tr.counters[NEXT_EVENT] = next_multiple(tr, n_iter, INCREMENTAL)
+    tr.counters[NEXT_FRESH] = next_multiple(tr, n_iter, FRESH)
     check_bounds(tr)
+
+
+@jit
+def next_multiple(tr, n_iter, kind):
+    """The next check of ``kind`` after ``n_iter``: the next multiple of an interval in use."""
+    next_event = tr.counters[LIMIT]
+    for u in range(tr.intervals.shape[0]):
+        if tr.n_using[u, kind] > 0:
+            next_event = min(next_event, (n_iter // tr.intervals[u] + 1) * tr.intervals[u])
+    return next_event
 
 
 @jit
@@ -245,14 +269,14 @@ def advance(tr, Ki_ev, Kj_ev, ci, cj):
 
 
 @jit
-def record_check(tr, n_iter, objectives, tacc, rho, alpha):
-    """Step the state machine of every configuration that checks at ``n_iter``.
+def record_check(tr, n_iter, objectives, tacc, rho, alpha, kind):
+    """Step the state machine of every configuration of ``kind`` that checks at ``n_iter``.
 
     ``objectives`` holds the check's value of each metric, by its code.
     """
     limit = tr.counters[LIMIT]
     for c in range(tr.patience.shape[0]):
-        if not tr.active[c] or n_iter % tr.interval[c] != 0:
+        if not tr.active[c] or tr.fresh[c] != (kind == FRESH) or n_iter % tr.interval[c] != 0:
             continue
         obj = objectives[tr.metric[c]]
         if HIGHER_IS_BETTER[tr.metric[c]]:
@@ -271,7 +295,8 @@ def record_check(tr, n_iter, objectives, tacc, rho, alpha):
         elif tr.deadline[c] == n_iter:
             tr.active[c] = False
             tr.counters[N_ACTIVE] -= 1
-            tr.n_using[np.searchsorted(tr.intervals, tr.interval[c])] -= 1
+            tr.counters[N_INCREMENTAL] -= kind == INCREMENTAL
+            tr.n_using[np.searchsorted(tr.intervals, tr.interval[c]), kind] -= 1
             tr.out_iter[c, 0] = n_iter
             tr.out_acc[c, 0] = objectives[ACCURACY]
             tr.out_acc[c, 1] = tacc
@@ -384,17 +409,70 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
             S_te[v] = s
             correct += (s - rho > 0.0) == positive_te[v]
         tacc = correct / n_test if n_test > 0 else np.nan
-        record_check(tr, n_iter, last, tacc, rho, alpha)
+        record_check(tr, n_iter, last, tacc, rho, alpha, INCREMENTAL)
     else:
         for v in range(n_test):
             S_te[v] += Ki_te[v] * ci + Kj_te[v] * cj
     if counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
         return True
-    # the next check: the next multiple of an interval still in use
-    intervals, n_using = tr.intervals, tr.n_using
-    next_event = counters[LIMIT]
-    for u in range(intervals.shape[0]):
-        if n_using[u] > 0:
-            next_event = min(next_event, (n_iter // intervals[u] + 1) * intervals[u])
-    counters[NEXT_EVENT] = next_event
+    counters[NEXT_EVENT] = next_multiple(tr, n_iter, INCREMENTAL)
     return False
+
+
+@jit
+def fresh_check(tr, n_iter, sums, y, G, alpha):
+    """A check of the fresh configurations on ``sums = sum_i a_i y_i K(x_i, x)`` computed afresh.
+
+    The loop paused at ``n_iter`` with its rho in ``tr.rho_now``; the caller
+    computed ``sums`` at the evaluation points from the current alphas alone,
+    so the values, and the stop, are the same in any run that reaches these
+    alphas, whatever else it tracks. Objectives as in :func:`check`.
+    """
+    rho = tr.rho_now[0]
+    y_eval, n_val, last = tr.y_eval, tr.n_val, tr.last
+    correct = 0
+    hinge_sum = 0.0
+    for v in range(n_val):
+        f = sums[v] - rho
+        correct += (f > 0.0) == (y_eval[v] > 0.0)
+        hinge_sum += max(1.0 - y_eval[v] * f, 0.0)
+    last[ACCURACY] = correct / n_val if n_val > 0 else np.nan
+    last[HINGE] = hinge_sum / n_val if tr.need_hinge else np.nan
+    last[MDL_LOGISTIC] = (
+        description_length(y, G, tr.linear_term, alpha, rho) if tr.need_mdl else np.nan
+    )
+    if tr.need_smoothed:
+        smoothed_objectives(sums, y_eval, n_val, rho, last)
+    tacc = eval_accuracy(sums, y_eval, n_val, y_eval.shape[0], rho)
+    record_check(tr, n_iter, last, tacc, rho, alpha, FRESH)
+    tr.counters[NEXT_FRESH] = next_multiple(tr, n_iter, FRESH)
+
+
+#: How checks may read the decision values (``run_smo``'s ``evaluation``).
+EVALUATIONS: tuple[str, ...] = ("auto", "incremental", "fresh")
+
+#: ``auto`` evaluates afresh the configurations whose interval is at least this.
+FRESH_FROM_INTERVAL = 256
+
+
+def fresh_evaluation(configs: EarlyStoppingSet, evaluation: str, n: int, d: int) -> np.ndarray:
+    """Which configurations read decision values computed afresh at their checks.
+
+    ``incremental``: none; ``fresh``: all (the thesis's cost model: predictions
+    recomputed at every check); ``auto``: those whose interval is at least
+    :data:`FRESH_FROM_INTERVAL`. A fresh check costs one kernel product with the
+    support vectors (BLAS), and no evaluation column in any kernel row; per
+    iteration, incremental tracking costs those columns and ``O(n_val)``. The
+    choice is the configuration's own (its interval), never the run's, so a
+    sweep and a separate fit read the same values and stop alike.
+    ``mdl_logistic`` reads no decision value: it is tracked incrementally
+    (it costs nothing between checks).
+    """
+    if evaluation not in EVALUATIONS:
+        raise ValueError(f"evaluation must be one of {EVALUATIONS}, got {evaluation!r}.")
+    reads_values = configs.metric != MDL_LOGISTIC
+    if evaluation == "incremental":
+        return np.zeros(len(configs), dtype=np.bool_)
+    if evaluation == "fresh":
+        return reads_values.copy()
+    return reads_values & (configs.interval >= FRESH_FROM_INTERVAL)
