@@ -27,11 +27,13 @@ predicts +1 when ``f(x) > 0`` and -1 otherwise (LIBSVM's rule).
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.solver.compile import jit
@@ -153,6 +155,12 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
             tr.rho_now[0] = rho
             save_counts(state, n_iter, n_free)
             return PAUSED
+
+
+@functools.cache
+def blas_controller() -> ThreadpoolController:
+    """threadpoolctl's view of the loaded BLAS libraries, made once (a look takes milliseconds)."""
+    return ThreadpoolController()
 
 
 #: Why :func:`drive` ended a run, beyond :func:`smo_loop`'s reasons.
@@ -291,8 +299,11 @@ def run_smo(
             sv = np.flatnonzero(alpha)
             if not sv.size:
                 return np.zeros(X_eval.shape[0])
-            K = kernel_matrix(X_eval, X[sv], params.kernel, params.gamma)
-            return K @ (alpha[sv] * y[sv])
+            # one BLAS thread: the same sums on any machine (a sweep and a separate
+            # fit must agree to the bit), and no thread start-up on these small products
+            with blas_controller().limit(limits=1, user_api="blas"):
+                K = kernel_matrix(X_eval, X[sv], params.kernel, params.gamma)
+                return K @ (alpha[sv] * y[sv])
 
     reason = drive(loop_args, rows, tr, state, limit, callback, max_time, fresh_sums)
     alpha, G, status, n_iter = state.alpha.copy(), state.G, state.status, state.n_iter

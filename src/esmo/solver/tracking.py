@@ -451,20 +451,26 @@ def fresh_check(tr, n_iter, sums, y, G, alpha):
 #: How checks may read the decision values (``run_smo``'s ``evaluation``).
 EVALUATIONS: tuple[str, ...] = ("auto", "incremental", "fresh")
 
-#: ``auto`` evaluates afresh the configurations whose interval is at least this.
+#: ``auto`` never evaluates afresh below this interval.
 FRESH_FROM_INTERVAL = 256
+
+#: ``auto``'s cost model: a fresh check costs about ``n_sv * m * d`` multiply-adds in
+#: BLAS, incremental tracking about ``m * FRESH_EXCHANGE_RATE`` of them per iteration
+#: (its update and the evaluation columns of new kernel rows), with n_sv at most n;
+#: calibrated by benchmarks/bench_solver.py (table 2).
+FRESH_EXCHANGE_RATE = 4.0
 
 
 def fresh_evaluation(configs: EarlyStoppingSet, evaluation: str, n: int, d: int) -> np.ndarray:
     """Which configurations read decision values computed afresh at their checks.
 
     ``incremental``: none; ``fresh``: all (the thesis's cost model: predictions
-    recomputed at every check); ``auto``: those whose interval is at least
-    :data:`FRESH_FROM_INTERVAL`. A fresh check costs one kernel product with the
-    support vectors (BLAS), and no evaluation column in any kernel row; per
-    iteration, incremental tracking costs those columns and ``O(n_val)``. The
-    choice is the configuration's own (its interval), never the run's, so a
-    sweep and a separate fit read the same values and stop alike.
+    recomputed at every check); ``auto``: those whose interval ``r`` makes a
+    fresh check cheaper than ``r`` iterations of incremental tracking, by
+    :data:`FRESH_EXCHANGE_RATE` with every point a support vector (``r >= n d /
+    rate``), and at least :data:`FRESH_FROM_INTERVAL`. The choice is the
+    configuration's own (from its interval and the problem's size), never the
+    run's, so a sweep and a separate fit read the same values and stop alike.
     ``mdl_logistic`` reads no decision value: it is tracked incrementally
     (it costs nothing between checks).
     """
@@ -475,4 +481,5 @@ def fresh_evaluation(configs: EarlyStoppingSet, evaluation: str, n: int, d: int)
         return np.zeros(len(configs), dtype=np.bool_)
     if evaluation == "fresh":
         return reads_values.copy()
-    return reads_values & (configs.interval >= FRESH_FROM_INTERVAL)
+    threshold = max(FRESH_FROM_INTERVAL, n * d / FRESH_EXCHANGE_RATE)
+    return reads_values & (configs.interval >= threshold)
