@@ -63,6 +63,20 @@ def _binary_classes(y: np.ndarray) -> np.ndarray:
     return classes
 
 
+def _check_kernel_finite(X: np.ndarray, kernel: str, gamma: float) -> None:
+    """Refuse data whose kernel values overflow float64: the solver would return NaNs."""
+    if kernel != "linear":
+        return  # exp(-gamma ||x - z||^2) stays in [0, 1] for any finite X
+    with np.errstate(over="ignore", invalid="ignore"):
+        squares = np.einsum("ij,ij->i", X, X)
+    if not np.isfinite(squares).all():
+        raise ValueError(
+            "the linear kernel <x, x> overflows float64 for "
+            f"{np.count_nonzero(~np.isfinite(squares))} row(s) of X (largest |X| = "
+            f"{np.abs(X).max():.3g}); scale the features (e.g. MinMaxScaler)."
+        )
+
+
 def _problem_key(X: np.ndarray, y: np.ndarray, weight: np.ndarray, params: SolverParams) -> tuple:
     """What a warm start must find unchanged to continue a run exactly: data, kernel, bounds."""
     digest = hashlib.sha256()
@@ -260,6 +274,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         y_int = self._encode(y, "y")
         weight = self._point_weights(y, sample_weight)
         self.gamma_ = self._resolve_gamma(X)
+        _check_kernel_finite(X, self.kernel, self.gamma_)
         params = SolverParams(
             kernel=self.kernel,
             C=self.C,
@@ -348,7 +363,14 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
     def _resolve_gamma(self, X: np.ndarray) -> float:
         """The RBF width: SVC's 'scale' (``1 / (d var(X))``) and 'auto' (``1 / d``), or the number."""
         if self.gamma == "scale":
-            var = X.var()
+            with np.errstate(over="ignore"):
+                var = X.var()
+            if not np.isfinite(var):
+                raise ValueError(
+                    "gamma='scale' needs the variance of X, which overflows float64 (largest "
+                    f"|X| = {np.abs(X).max():.3g}); scale the features (e.g. MinMaxScaler) or "
+                    "pass a number as gamma."
+                )
             return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
         if self.gamma == "auto":
             return 1.0 / X.shape[1]
