@@ -346,3 +346,177 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     assert ours["j_r.patience"] == j_r["patience"] and ours["j_r.interval"] == j_r["interval"]
     assert ours["j_r.es_tol"] == pytest.approx(j_r["es_tol"], rel=1e-12)
     assert "<table" in (results / "reproduction.html").read_text()
+
+
+def test_kill_9_then_rerun_gives_the_uninterrupted_tables(reduced_run, tmp_path):
+    """SIGKILL to the whole run mid-way (Snakemake and its jobs), unlock, rerun on one core:
+    every table equals the uninterrupted two-core run's, and no partial file survives."""
+    import os
+    import signal
+    import time
+
+    workdir, configs = reduced_run
+    targets = [f"results/sweeps/es/{d}/rbf/outcome.csv" for d in ("fourclass", "diabetes")]
+    cmd = [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile")]
+    cmd += ["--directory", str(tmp_path), *targets, "--cores", "2", "--configfile", *configs]
+    run = subprocess.Popen(
+        cmd, cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    sweeps = tmp_path / "results" / "sweeps"
+    try:
+        deadline = time.monotonic() + 300
+        # kill while sweep jobs run: after the first chunk table, before the outcomes
+        while not any(sweeps.glob("es/*/rbf/fold*_chunk*.csv")):
+            assert run.poll() is None, "the run ended before it could be interrupted"
+            assert time.monotonic() < deadline, "no sweep job started in 300 s"
+            time.sleep(0.2)
+    finally:
+        os.killpg(run.pid, signal.SIGKILL)
+        run.wait()
+    assert not all((tmp_path / t).exists() for t in targets), "killed too late to test anything"
+    snakemake(tmp_path, "--unlock", *targets, "--configfile", *configs)
+    snakemake(tmp_path, *targets, "--cores", "1", "--configfile", *configs)
+    compare = REPO / "benchmarks" / "compare_results.py"
+    result = subprocess.run(
+        [sys.executable, str(compare), str(tmp_path / "results"), str(workdir / "results")],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout
+    assert "0 differ elsewhere or are missing" in result.stdout
+    leftovers = [p for p in tmp_path.rglob("*") if p.name.endswith((".part", ".tmp"))]
+    assert not leftovers, leftovers
+    again = snakemake(tmp_path, "-n", *targets, "--cores", "1", "--configfile", *configs)
+    assert "Nothing to be done" in again.stdout + again.stderr
+
+
+# Report sections are drawn by the report's React app (snakemake/report/html_reporter):
+# the global ``app`` switches views, ``results`` and ``categories`` hold the entries.
+_REPORT_READY = (
+    "typeof app !== 'undefined' && document.querySelector('#loading-screen') !== null && "
+    "document.querySelector('#loading-screen').style.display === 'none'"
+)
+# Every result's description, as the result's info panel renders it
+_CAPTIONS_JS = """
+const done = arguments[arguments.length - 1];
+const frame = () => new Promise(r => setTimeout(r, 30));
+(async () => {
+  const out = {};
+  for (const path of Object.keys(results)) {
+    app.showResultInfo(path);
+    await frame();
+    const caption = [...document.querySelectorAll('.prose')].map(n => n.innerText.trim())
+      .filter(t => t.length > 0);
+    out[path] = {caption: caption.join(' '), mime: getResultMimeType(path),
+                 category: results[path].category, uri: results[path].data_uri};
+  }
+  done(out);
+})();
+"""
+_SHOW_IMAGE_JS = """
+const done = arguments[arguments.length - 1];
+const path = arguments[0];
+app.setView({content: 'img', contentPath: results[path].data_uri, resultPath: path});
+const wait = () => {
+  const img = document.querySelector('img[src="' + results[path].data_uri + '"]');
+  if (img && img.complete) {
+    const r = img.getBoundingClientRect();
+    done({width: img.naturalWidth, height: img.naturalHeight,
+          box: [r.left, r.top, r.right, r.bottom], dpr: window.devicePixelRatio});
+  } else { setTimeout(wait, 30); }
+};
+wait();
+"""
+
+
+def _not_blank(screenshot: Path, box: list[float], dpr: float) -> bool:
+    """True when the image's area on screen holds a drawing: many colours, not one fill."""
+    from PIL import Image
+
+    with Image.open(screenshot) as shot:
+        crop = shot.convert("L").crop(tuple(int(v * dpr) for v in box))
+        pixels = np.asarray(crop, dtype=float)
+    return pixels.size > 0 and pixels.std() > 5 and len(np.unique(pixels)) > 8
+
+
+def _check_report_in_browser(browser, page: Path, shots: Path) -> dict:
+    """Open a report, check its description, captions and figures; one screenshot per section."""
+    browser.open(page.as_uri())
+    browser.wait_for(_REPORT_READY)
+    browser.wait_for("document.querySelector('.prose') !== null")
+    description = browser.run("return document.querySelector('.prose').innerHTML;")
+    assert "Reproduction of the 2025 MSc thesis" in description
+    assert "<strong>" in description and "{{" not in description, "rst rendered, Jinja filled"
+    browser.screenshot(shots / "00_workflow_description.png")
+
+    entries = browser.run_async(_CAPTIONS_JS)
+    assert entries, "the report lists no results"
+    no_caption = [path for path, e in entries.items() if not e["caption"]]
+    assert not no_caption, f"results without a caption: {no_caption}"
+
+    sections = browser.run("return categories;")  # {category: {subcategory: [paths]}}
+    listed = [p for subs in sections.values() for paths in subs.values() for p in paths]
+    assert sorted(listed) == sorted(entries), "every result is listed in one section"
+    shown = 0
+    for category, subcategories in sections.items():
+        for subcategory, paths in subcategories.items():
+            table = "document.querySelector('table')"
+            # through the menu, as a reader clicks: the section's table is drawn anew
+            browser.run("app.setView({navbarMode: 'menu'});")
+            browser.wait_for(f"{table} === null")
+            browser.run(
+                "app.setView({navbarMode: 'subcategory', category: arguments[0], "
+                "subcategory: arguments[1]});",
+                category,
+                subcategory,
+            )
+            for path in paths:  # each result of the section is a row of its table
+                browser.wait_for(f"{table} && {table}.innerText.includes({json.dumps(path)})")
+            shown += 1
+            name = "".join(c if c.isalnum() else "_" for c in f"{category}_{subcategory}")
+            browser.screenshot(shots / f"{shown:02d}_{name}.png")
+
+    figures = [p for p, e in entries.items() if e["mime"] in ("image/png", "image/svg+xml")]
+    assert figures, "the report has no figures"
+    blank = []
+    scratch = shots / "scratch.png"
+    for path in figures:
+        image = browser.run_async(_SHOW_IMAGE_JS, path)
+        assert image["width"] > 0 and image["height"] > 0, f"{path} did not load"
+        browser.screenshot(scratch)
+        if not _not_blank(scratch, image["box"], image["dpr"]):
+            blank.append(path)
+    scratch.unlink()
+    assert not blank, f"blank figures: {blank}"
+    return {"figures": len(figures), "results": len(entries), "sections": shown}
+
+
+def test_report_in_headless_chromium(reduced_run, tmp_path):
+    """The HTML report and the zip form, opened in Debian's chromium: description rendered,
+    every result captioned, every figure loaded and drawn. Screenshots: $ESMO_TEST_ARTIFACTS
+    (or this test's tmp_path) under report_screenshots/{html,zip}/."""
+    import os
+
+    from browser import Browser, find_chromium
+    from conftest import on_ci
+
+    from esmo.data.archive import extract_zip
+
+    found = find_chromium()
+    if found is None:
+        message = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
+        if on_ci():
+            pytest.fail(f"{message}; CI=true needs them", pytrace=False)
+        pytest.skip(message)
+    workdir, configs = reduced_run
+    html = tmp_path / "report.html"
+    archive = tmp_path / "report.zip"
+    snakemake(workdir, "--configfile", *configs, "--report", str(html))
+    snakemake(workdir, "--configfile", *configs, "--report", str(archive))
+    unpacked = extract_zip(archive, tmp_path / "report_zip")
+    zip_page = next(p for p in unpacked if p.name == "report.html")
+    shots = Path(os.environ.get("ESMO_TEST_ARTIFACTS", tmp_path)) / "report_screenshots"
+    with Browser(*found) as browser:
+        html_seen = _check_report_in_browser(browser, html, shots / "html")
+        zip_seen = _check_report_in_browser(browser, zip_page, shots / "zip")
+    assert html_seen == zip_seen
+    print(f"report checked in chromium: {html_seen}; screenshots in {shots}")
