@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import hashlib
+import time
 import warnings
 from collections.abc import Callable
+from itertools import combinations
 from numbers import Real
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_class_weight
-from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.multiclass import _ovr_decision_function, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from esmo.early_stopping import (
@@ -42,8 +44,8 @@ _ES_PARAMS = {
 }
 
 
-def _binary_classes(y: np.ndarray) -> np.ndarray:
-    """The two classes of ``y``, or a clear error for any other target."""
+def _classes(y: np.ndarray) -> np.ndarray:
+    """The classes of ``y`` (two or more), or a clear error for any other target."""
     # one type_of_target call (sklearn's check_classification_targets would make a
     # second, ~0.2 ms: about as long as SMO on successive halving's small subsamples)
     target = type_of_target(y, input_name="y", raise_unknown=True)
@@ -52,13 +54,13 @@ def _binary_classes(y: np.ndarray) -> np.ndarray:
             f"Unknown label type: {target}. y looks like a regression target; "
             "SMOClassifier needs discrete class labels."
         )
-    if target != "binary":
+    if target not in ("binary", "multiclass"):
         raise ValueError(
-            "Only binary classification is supported. y holds more than two classes; "
-            "wrap SMOClassifier in sklearn.multiclass.OneVsRestClassifier."
+            f"Unknown label type: {target}. SMOClassifier needs one label per sample "
+            "(a 1-D y of class labels), not a multilabel or multioutput target."
         )
     classes = np.unique(y)
-    if classes.shape[0] != 2:
+    if classes.shape[0] < 2:
         raise ValueError(f"y holds one class only ({classes.tolist()}); an SVM needs two classes.")
     return classes
 
@@ -86,11 +88,18 @@ def _problem_key(X: np.ndarray, y: np.ndarray, weight: np.ndarray, params: Solve
 
 
 class SMOClassifier(ClassifierMixin, BaseEstimator):
-    """Binary SVM trained by SMO, optionally stopped early on validation data.
+    """SVM trained by SMO, optionally stopped early on validation data.
 
     With ``solver='fan'`` this is LIBSVM's algorithm without shrinking (same
     iterations as ``SVC(shrinking=False)``), plus early stopping inside the loop.
-    Samples are grouped by class as LIBSVM does, so ties break alike.
+    Samples are grouped by class as LIBSVM does, so ties break alike. More than
+    two classes are handled one-vs-one, as SVC: one binary SVM per pair of
+    classes (``estimators_``), prediction by their votes.
+
+    Differences from SVC: no ``probability=True`` (wrap the estimator in
+    ``sklearn.calibration.CalibratedClassifierCV``), no shrinking, no
+    precomputed, polynomial or sigmoid kernels; ``support_`` keeps the training
+    order within a binary problem (SVC groups it by class).
 
     Parameters
     ----------
@@ -153,14 +162,25 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         the fit ends at the first look at the clock past it and sets
         ``max_time_reached_``. The one stopping rule that depends on the machine,
         so results under it are not reproducible. Only ``solver='fan'``.
+    decision_function_shape : {'ovr', 'ovo'}
+        With more than two classes, ``decision_function`` returns one column per
+        pair of classes ('ovo', positive for the pair's first class, as LIBSVM) or
+        per class ('ovr', the votes plus a confidence, as SVC's default).
+    verbose : int
+        > 0 prints one line per binary fit: iterations, support vectors, how it
+        stopped and its wall time.
 
     Attributes
     ----------
-    classes_, support_, support_vectors_, dual_coef_, intercept_, n_iter_,
-    stopped_early_, max_iter_reached_, max_time_reached_, stopped_by_callback_, rho_,
-    gamma_, class_weight_, n_features_in_.
+    classes_, support_, support_vectors_, n_support_, dual_coef_, intercept_,
+    coef_ (linear kernel), n_iter_, stopped_early_, max_iter_reached_,
+    max_time_reached_, stopped_by_callback_, rho_, gamma_, class_weight_,
+    n_features_in_. With two classes,
     ``decision_function(x) = dual_coef_ @ K(support_vectors_, x) + intercept_``;
-    a value >= 0 predicts ``classes_[1]`` (LIBSVM's rule).
+    a value >= 0 predicts ``classes_[1]`` (LIBSVM's rule). With more, the
+    attributes have SVC's one-vs-one layout (``dual_coef_`` of shape
+    ``(n_classes - 1, n_SV)``, one intercept per pair), ``n_iter_`` and the
+    stopping flags hold one value per pair, and ``estimators_`` the binary SVMs.
     """
 
     _parameter_constraints: dict = {
@@ -179,6 +199,8 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "warm_start": ["boolean"],
         "max_time": [Interval(Real, 0, None, closed="neither"), None],
+        "decision_function_shape": [StrOptions({"ovr", "ovo"})],
+        "verbose": ["verbose"],
     }
 
     def __init__(
@@ -202,6 +224,8 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         class_weight: dict | str | None = None,
         warm_start: bool = False,
         max_time: float | None = None,
+        decision_function_shape: str = "ovr",
+        verbose: int = 0,
     ) -> None:
         self.kernel = kernel
         self.C = C
@@ -222,11 +246,8 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self.class_weight = class_weight
         self.warm_start = warm_start
         self.max_time = max_time
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
+        self.decision_function_shape = decision_function_shape
+        self.verbose = verbose
 
     def _encode(self, y: np.ndarray, name: str) -> np.ndarray:
         """Labels to LIBSVM's internal signs: +1 for ``classes_[0]``, -1 for ``classes_[1]``."""
@@ -259,10 +280,13 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self._validate_params()
         es = self._early_stopping_config()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
-        self.classes_ = _binary_classes(y)
+        self.classes_ = _classes(y)
         self._check_solver_options(callback)
         if (X_val is None) != (y_val is None):
             raise ValueError("Pass both X_val and y_val, or neither.")
+        if self.classes_.shape[0] > 2:
+            return self._fit_one_vs_one(X, y, sample_weight, X_val, y_val, callback)
+        start = time.perf_counter()
         if X_val is not None and not (self.early_stopping and self.es_metric in VALIDATION_METRICS):
             warnings.warn(
                 "X_val and y_val are ignored: no validation objective is read (early_stopping "
@@ -301,7 +325,81 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         alpha[order] = result.alpha
         self._set_model(X, y_int, alpha, result)
         self._warm = (_problem_key(X_s, y_s, w_s, params), result.state)
+        if self.verbose:
+            how = "stopped early" if result.stopped_early else "converged"
+            how = "hit max_iter" if result.max_iter_reached else how
+            print(
+                f"[SMOClassifier] {self.classes_.tolist()}: {result.n_iter} iterations, "
+                f"{self.support_.shape[0]} support vectors, {how}, "
+                f"{time.perf_counter() - start:.3f} s",
+                flush=True,
+            )
         return self
+
+    def _fit_one_vs_one(
+        self, X: np.ndarray, y: np.ndarray, sample_weight: Any, X_val: Any, y_val: Any, callback
+    ) -> SMOClassifier:
+        """One binary SVM per pair of classes (LIBSVM's order), combined in SVC's layout.
+
+        Each pair's problem is LIBSVM's: the two classes' points in training order,
+        the pair's first class as +1, ``C`` times its class weight (computed on all
+        of ``y``, as SVC) and the sample weights, and one ``gamma`` for every pair.
+        """
+        k = self.classes_.shape[0]
+        self.gamma_ = self._resolve_gamma(X)
+        _check_kernel_finite(X, self.kernel, self.gamma_)
+        weight = as_sample_weight(sample_weight, y.shape[0])
+        self.class_weight_ = np.ones(k)
+        if self.class_weight is not None:
+            self._point_weights(y, None)  # checks and sets class_weight_ over all classes
+        index = np.searchsorted(self.classes_, y)
+        weight = weight * self.class_weight_[index]
+        if X_val is not None:
+            X_val = validate_data(self, X_val, dtype=np.float64, order="C", reset=False)
+            y_val = np.asarray(y_val)
+        previous = getattr(self, "estimators_", None)
+        reuse = self.warm_start and previous is not None and len(previous) == k * (k - 1) // 2
+        sub_params = {"gamma": self.gamma_, "class_weight": None, "decision_function_shape": "ovr"}
+        estimators = []
+        for p, (i, j) in enumerate(combinations(range(k), 2)):
+            pair = (index == i) | (index == j)
+            sub = previous[p] if reuse else clone(self)
+            sub.set_params(**{**self.get_params(), **sub_params})
+            val = {}
+            if X_val is not None:
+                keep = np.isin(y_val, self.classes_[[i, j]])
+                val = {"X_val": X_val[keep], "y_val": y_val[keep]}
+            sub.fit(X[pair], y[pair], sample_weight=weight[pair], callback=callback, **val)
+            estimators.append(sub)
+        self.estimators_ = estimators
+        self._set_one_vs_one_model(X, index)
+        return self
+
+    def _set_one_vs_one_model(self, X: np.ndarray, index: np.ndarray) -> None:
+        """SVC's attributes from the pairs: support vectors by class, (k-1, n_SV) coefficients."""
+        k = self.classes_.shape[0]
+        n = X.shape[0]
+        # coefficient of each training point in each pair, LIBSVM's sign (+ for the first class)
+        coef = np.zeros((k - 1, n))
+        for (i, j), sub in zip(combinations(range(k), 2), self.estimators_, strict=True):
+            pair = np.flatnonzero((index == i) | (index == j))
+            points = pair[sub.support_]
+            values = -sub.dual_coef_[0]
+            first = index[points] == i
+            # a point of class c keeps its coefficient against class o in row o (o < c) or o - 1
+            coef[j - 1, points[first]] = values[first]
+            coef[i, points[~first]] = values[~first]
+        is_support = np.any(coef != 0, axis=0)
+        order = np.lexsort((np.arange(n), index))  # by class, then training order
+        self.support_ = order[is_support[order]].astype(np.int32)
+        self.support_vectors_ = X[self.support_]
+        self.n_support_ = np.bincount(index[self.support_], minlength=k).astype(np.int32)
+        self.dual_coef_ = coef[:, self.support_]
+        self.intercept_ = np.array([-sub.intercept_[0] for sub in self.estimators_])
+        self.rho_ = -self.intercept_
+        for name in ("n_iter_", "stopped_early_", "max_iter_reached_", "max_time_reached_"):
+            setattr(self, name, np.array([getattr(sub, name) for sub in self.estimators_]))
+        self.stopped_by_callback_ = np.array([sub.stopped_by_callback_ for sub in self.estimators_])
 
     def _check_solver_options(self, callback: Any) -> None:
         """The options only the numba solver has, and the callback's need for checks."""
@@ -455,6 +553,14 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         """The fitted attributes, in SVC's orientation: positive values mean ``classes_[1]``."""
         self.support_ = np.flatnonzero(alpha > 0).astype(np.int32)
         self.support_vectors_ = X[self.support_]
+        # classes_[0] has the internal sign +1
+        self.n_support_ = np.array(
+            [
+                np.count_nonzero(y_int[self.support_] > 0),
+                np.count_nonzero(y_int[self.support_] < 0),
+            ],
+            dtype=np.int32,
+        )
         self.dual_coef_ = (-alpha[self.support_] * y_int[self.support_])[None, :]
         self.intercept_ = np.array([result.rho])
         self.rho_ = result.rho
@@ -471,16 +577,49 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
                 stacklevel=3,
             )
 
+    @property
+    def coef_(self) -> np.ndarray:
+        """The primal weights of the linear kernel, one row per binary problem (as SVC)."""
+        check_is_fitted(self)
+        if self.kernel != "linear":
+            raise AttributeError("coef_ is only available when using a linear kernel")
+        if self.classes_.shape[0] > 2:
+            return -np.vstack([sub.coef_ for sub in self.estimators_])
+        return self.dual_coef_ @ self.support_vectors_
+
     def decision_function(self, X: Any) -> np.ndarray:
-        """Signed distance-like score; >= 0 means ``classes_[1]``."""
+        """Signed distance-like score; >= 0 means ``classes_[1]``.
+
+        With more than two classes: one column per pair (``'ovo'``, positive for
+        the pair's first class) or per class (``'ovr'``), as ``decision_function_shape``.
+        """
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        if self.classes_.shape[0] > 2:
+            ovo = -np.column_stack([sub.decision_function(X) for sub in self.estimators_])
+            if self.decision_function_shape == "ovo":
+                return ovo
+            return _ovr_decision_function(ovo < 0, -ovo, self.classes_.shape[0])
         if self.support_.shape[0] == 0:
             return np.full(X.shape[0], self.intercept_[0])
         K = kernel_matrix(X, self.support_vectors_, self.kernel, self.gamma_)
         return K @ self.dual_coef_[0] + self.intercept_[0]
 
     def predict(self, X: Any) -> np.ndarray:
-        """``classes_[1]`` where the decision value is >= 0, else ``classes_[0]``."""
+        """``classes_[1]`` where the decision value is >= 0, else ``classes_[0]``.
+
+        With more than two classes, LIBSVM's vote: each pair votes for its first
+        class where its value is > 0, else for its second; ties go to the class first
+        in ``classes_``.
+        """
         check_is_fitted(self)
+        if self.classes_.shape[0] > 2:
+            ovo = -np.column_stack(
+                [sub.decision_function(X) for sub in self.estimators_]
+            )  # validated by the pairs
+            votes = np.zeros((ovo.shape[0], self.classes_.shape[0]), dtype=np.intp)
+            for p, (i, j) in enumerate(combinations(range(self.classes_.shape[0]), 2)):
+                votes[:, i] += ovo[:, p] > 0
+                votes[:, j] += ovo[:, p] <= 0
+            return self.classes_[np.argmax(votes, axis=1)]
         return self.classes_[(self.decision_function(X) >= 0).astype(np.intp)]
