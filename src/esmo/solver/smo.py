@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
+from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
 from esmo.solver.compile import jit
 from esmo.solver.inputs import as_evaluation, as_linear_term, as_problem, as_sample_weight
 from esmo.solver.kernels import kernel_diagonal, kernel_matrix
@@ -221,7 +221,7 @@ def check_info(y: np.ndarray, tr: Any, state: SolverState) -> CheckInfo:
     yG = -y * state.G
     up = np.where(y > 0, state.status != UPPER, state.status != LOWER)
     low = np.where(y > 0, state.status != LOWER, state.status != UPPER)
-    objectives = (float(v) for v in tr.last)
+    objectives = (float(v) for v in tr.last[: len(METRICS)])  # users' metrics not shown
     return CheckInfo(state.n_iter, *objectives, gap=float(yG[up].max() - yG[low].min()))
 
 
@@ -297,13 +297,17 @@ def run_smo(
 
         def fresh_sums(alpha: np.ndarray) -> np.ndarray:
             sv = np.flatnonzero(alpha)
-            if not sv.size:
-                return np.zeros(X_eval.shape[0])
-            # one BLAS thread: the same sums on any machine (a sweep and a separate
-            # fit must agree to the bit), and no thread start-up on these small products
-            with blas_controller().limit(limits=1, user_api="blas"):
-                K = kernel_matrix(X_eval, X[sv], params.kernel, params.gamma)
-                return K @ (alpha[sv] * y[sv])
+            sums = np.zeros(X_eval.shape[0])
+            if sv.size:
+                # one BLAS thread: the same sums on any machine (a sweep and a separate
+                # fit must agree to the bit), and no thread start-up on small products
+                with blas_controller().limit(limits=1, user_api="blas"):
+                    K = kernel_matrix(X_eval, X[sv], params.kernel, params.gamma)
+                    sums = K @ (alpha[sv] * y[sv])
+            f_val = sums[:n_val] - tr.rho_now[0]
+            for code, metric in enumerate(configs.custom_metrics, start=len(METRICS)):
+                tr.last[code] = float(metric.function(f_val, y_eval[:n_val]))
+            return sums
 
     reason = drive(loop_args, rows, tr, state, limit, callback, max_time, fresh_sums)
     alpha, G, status, n_iter = state.alpha.copy(), state.G, state.status, state.n_iter
