@@ -23,7 +23,6 @@ _EXPORTS: dict[str, str] = {
     "solve_smo": "esmo.solver.smo",
     "kernel_matrix": "esmo.solver.kernels",
     "MDLSearch": "esmo.selection.mdl_search",
-    "description_length": "esmo.description_length",
 }
 
 __all__ = sorted(_EXPORTS)
