@@ -41,9 +41,10 @@ def mdl_split_seeds():
 
 
 def mdl_figure_grids():
-    """Figs 1-3 are drawn for the headline split and for the widened grid."""
-    return [
-        f"{MDL[s]['grid']}/seed{MDL[s]['seed']}" for s in ("headline", "sensitivity")
+    """Figs 1-3 are drawn for the headline split and for each widened grid."""
+    sensitivity = MDL["sensitivity"]
+    return [f"{MDL['headline']['grid']}/seed{MDL['headline']['seed']}"] + [
+        f"{grid}/seed{sensitivity['seed']}" for grid in sensitivity["grids"]
     ]
 
 

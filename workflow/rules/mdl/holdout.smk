@@ -44,9 +44,10 @@ rule mdl_tables:
         cost=mdl_holdout_files(
             MDL["headline"]["grid"], [MDL["headline"]["seed"]], "cost"
         ),
-        sensitivity=mdl_holdout_files(
-            MDL["sensitivity"]["grid"], [MDL["sensitivity"]["seed"]], "selection"
-        ),
+        sensitivity=[
+            mdl_holdout_files(grid, [MDL["sensitivity"]["seed"]], "selection")[0]
+            for grid in MDL["sensitivity"]["grids"]
+        ],
     output:
         table_2=report(
             "results/mdl/table_2.csv",
@@ -63,6 +64,8 @@ rule mdl_tables:
         ),
     log:
         "logs/mdl/tables.log",
+    params:
+        sensitivity_grids=MDL["sensitivity"]["grids"],
     conda:
         ENV_ESMO
     threads: 1

@@ -15,8 +15,10 @@ with job_log(snakemake.log[0], "MDL tables"):
     table.to_csv(snakemake.output.table_2, index=False)
     cost = cost_comparison(pd.read_csv(inp.cost[0]).drop(columns="seed"))
     cost.to_csv(snakemake.output.cost, index=False)
-    wide = pd.read_csv(inp.sensitivity[0])
-    wide[wide["method"].isin(["mdl", "cv", "oracle"])].to_csv(
-        snakemake.output.sensitivity, index=False
+    wide = pd.concat(
+        pd.read_csv(path).assign(grid=grid)
+        for grid, path in zip(snakemake.params.sensitivity_grids, inp.sensitivity, strict=True)
     )
+    wide = wide[wide["method"].isin(["mdl", "cv", "oracle"])]
+    wide[["grid", *wide.columns[:-1]]].to_csv(snakemake.output.sensitivity, index=False)
     logging.info("%s\n%s", table.to_string(), cost.to_string())
