@@ -131,8 +131,15 @@ def test_search_on_sampled_candidates_and_string_labels(wdbc_small):
     X, y, X_te, y_te = wdbc_small
     labels = np.where(y == 1, "M", "B")
     dist = {"C": [0.5, 2.0, 8.0], "gamma": [0.01, 0.05, 0.2]}
-    search = MDLSearch(param_distributions=dist, n_iter=4, random_state=0).fit(X, labels)
+    search = MDLSearch(param_distributions=dist, n_iter=4, random_state=0, record_readings=True)
+    search.fit(X, labels)
     assert search.cv_results_["params"] == list(ParameterSampler(dist, 4, random_state=0))
+    # every reading recorded from the same fits, the selected one among them
+    np.testing.assert_array_equal(
+        search.cv_results_["dl_decision_var"], search.cv_results_["description_length"]
+    )
+    assert {f"dl_{r}" for r in SIGMA2_READINGS} <= set(search.cv_results_)
+    assert search.cost_["ablation_seconds"] > 0
     assert set(search.predict(X_te)) <= {"B", "M"}
     # classes_[1] = "M" is positive: DL is label-sign invariant, the refit predicts the same
     svc = SVC(**search.best_params_, shrinking=False).fit(X, labels)

@@ -116,7 +116,9 @@ def holdout_comparison(
     grid = {"C": Cs, "gamma": gammas}
     candidates = list(ParameterGrid(grid))
     estimator = SMOClassifier(tol=tol, max_iter=max_iter)
-    search = MDLSearch(estimator, grid, sigma2=sigma2, n_params=n_params, refit=False)
+    search = MDLSearch(
+        estimator, grid, sigma2=sigma2, n_params=n_params, record_readings=True, refit=False
+    )
     search.fit(X_train, y_train)
     base = solver_base(estimator, X_train)
     cv = grid_cv(X_train, y_train, candidates, base, n_splits=n_folds)
@@ -233,7 +235,9 @@ def e1_comparison(
 
     X_trval, y_trval = np.vstack([X_train, X_val]), np.concatenate([y_train, y_val])
     grid = [{key: [value] for key, value in c.items()} for c in candidates]
-    search = MDLSearch(estimator, grid, sigma2=sigma2, n_params=n_params, refit=False)
+    search = MDLSearch(
+        estimator, grid, sigma2=sigma2, n_params=n_params, record_readings=True, refit=False
+    )
     search.fit(X_trval, y_trval)
     rows = [
         {
