@@ -248,3 +248,19 @@ def test_paired_comparison_pairs_by_seed():
     table = paired_comparison(pd.DataFrame(rows), metrics=["accuracy"])
     assert table["a_wins"].iloc[0] == 5 and table["b_wins"].iloc[0] == 0
     assert table["mean_difference"].iloc[0] == pytest.approx(0.025)
+
+
+def test_decision_variance_reading_is_unbounded_below_as_c_shrinks():
+    """With every alpha at its bound C, f = C g - rho: halving C takes exactly N bits off DL (a).
+
+    Why reading (a) runs to the smallest C of any grid that allows it (the sensitivity grids).
+    """
+    X, y = load_wdbc()
+    X_tr, y_tr, _, _ = holdout_split(X, y, seed=1)
+    keep = np.concatenate([np.flatnonzero(y_tr == 1)[:60], np.flatnonzero(y_tr == -1)[:60]])
+    X_b, y_b = X_tr[keep], y_tr[keep]
+    search = MDLSearch(param_grid={"C": [1e-4, 5e-5], "gamma": [0.01]}).fit(X_b, y_b)
+    n_sv, dl = search.cv_results_["n_support"], search.cv_results_["description_length"]
+    assert list(n_sv) == [120, 120]
+    assert dl[0] - dl[1] == pytest.approx(120.0, rel=1e-9)
+    assert search.best_params_["C"] == 5e-5
