@@ -7,6 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV, ParameterGrid, ParameterSampler, StratifiedKFold
 from sklearn.svm import SVC
 
@@ -264,3 +265,11 @@ def test_decision_variance_reading_is_unbounded_below_as_c_shrinks():
     assert list(n_sv) == [120, 120]
     assert dl[0] - dl[1] == pytest.approx(120.0, rel=1e-9)
     assert search.best_params_["C"] == 5e-5
+
+
+def test_max_iter_hits_are_scored_flagged_and_warned(wdbc_small):
+    X, y, _, _ = wdbc_small
+    with pytest.warns(ConvergenceWarning, match="stopped at max_iter"):
+        search = MDLSearch(SMOClassifier(max_iter=3), {"C": [1.0, 10.0], "gamma": [0.1]}).fit(X, y)
+    assert search.cv_results_["max_iter_reached"].all()
+    assert np.isfinite(search.cv_results_["description_length"]).all()

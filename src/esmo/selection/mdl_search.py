@@ -17,11 +17,13 @@ candidate in ``ParameterGrid`` order (C outer, gamma inner), as in
 from __future__ import annotations
 
 import time
+import warnings
 from numbers import Integral
 from typing import Any
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import ParameterGrid, ParameterSampler
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
@@ -166,6 +168,15 @@ class MDLSearch(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
                 "(constant decision values, sigma^2 = 0); widen the grid or choose another "
                 "sigma2 reading"
             )
+        hits = int(self.cv_results_["max_iter_reached"].sum())
+        if hits:
+            warnings.warn(
+                f"{hits} of {len(candidates)} fits stopped at max_iter; they are scored as they "
+                "are and flagged in cv_results_['max_iter_reached']. Raise the estimator's "
+                "max_iter to let them converge.",
+                ConvergenceWarning,
+                stacklevel=2,
+            )
         self.best_index_ = int(np.argmin(dl))  # the first of equal minima
         self.best_params_ = candidates[self.best_index_]
         self.best_description_length_ = float(dl[self.best_index_])
@@ -188,7 +199,8 @@ class MDLSearch(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
 
     def _score_candidates(
         self, X: np.ndarray, y_pm: np.ndarray, candidates: list[dict], base: SolverParams
-    ) -> dict[str, Any]:
+    ) -> tuple[dict[str, Any], float]:
+        """``cv_results_`` and the seconds spent on readings other than the selecting one."""
         n_cand = len(candidates)
         res: dict[str, Any] = {"params": candidates}
         for key in SEARCHABLE:
