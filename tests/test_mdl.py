@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -273,3 +275,21 @@ def test_max_iter_hits_are_scored_flagged_and_warned(wdbc_small):
         search = MDLSearch(SMOClassifier(max_iter=3), {"C": [1.0, 10.0], "gamma": [0.1]}).fit(X, y)
     assert search.cv_results_["max_iter_reached"].all()
     assert np.isfinite(search.cv_results_["description_length"]).all()
+
+
+def test_mdl_selection_needs_no_analysis_extra():
+    """MDLSearch, the description length and the CV baseline are core: no pandas or plotting."""
+    script = (
+        "import importlib.abc, sys\n"
+        "class Block(importlib.abc.MetaPathFinder):\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.split('.')[0] in ('pandas', 'matplotlib', 'seaborn', 'statsmodels'):\n"
+        "            raise ImportError(name + ' is blocked')\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "from esmo import MDLSearch\n"
+        "from esmo.description_length import description_length\n"
+        "from esmo.selection.cross_validation import grid_cv\n"
+        "from esmo.data.wdbc import load_wdbc\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
