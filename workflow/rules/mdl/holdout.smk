@@ -64,14 +64,14 @@ rule mdl_tables:
         ),
     log:
         "logs/mdl/tables.log",
-    params:
-        sensitivity_grids=MDL["sensitivity"]["grids"],
     conda:
         ENV_ESMO
     threads: 1
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        sensitivity_grids=MDL["sensitivity"]["grids"],
     script:
         "../../scripts/mdl/tables.py"
 
