@@ -48,6 +48,15 @@ def mdl_figure_grids():
     ]
 
 
+def mdl_stopping_files(name):
+    """Item 3(c)'s per-fold files, ``name`` a pattern in {fold}, for every dataset and run."""
+    return expand(
+        f"results/mdl/stopping/{{dataset}}/{name}",
+        dataset=MDL["stopping"]["datasets"],
+        fold=range(config["thesis"]["splits"]["runs"]),
+    )
+
+
 def mdl_products():
     """Table 2, the cost, the many-split comparison, E1, figs 1-3 and the reproduction table."""
     figures = expand(
@@ -64,9 +73,17 @@ def mdl_products():
         "results/mdl/splits/comparison.csv",
         "results/mdl/e1/summary.csv",
         "results/mdl/e1/comparison.csv",
+        "results/mdl/stopping/summary.csv",
+        "results/mdl/stopping/overhead.csv",
         "results/mdl/reproduction.csv",
         "results/mdl/reproduction.html",
     ]
 
 
-register_paper("mdl", datasets=lambda: MDL["e1"]["datasets"], products=mdl_products)
+def mdl_datasets():
+    """The E1 datasets items 3(b) and 3(c) read, in first-use order."""
+    names = list(MDL["e1"]["datasets"])
+    return names + [d for d in MDL["stopping"]["datasets"] if d not in names]
+
+
+register_paper("mdl", datasets=mdl_datasets, products=mdl_products)
