@@ -34,7 +34,8 @@ OUTCOME_COLUMNS = [
     "config_id", "method", "patience", "es_tol", "interval", "n_train", "n_iter",
     "stopped_early", "test_accuracy",
 ]  # fmt: skip
-TIMING_COLUMNS = ["config_id", "n_iter", "us_per_iter_plain", "overhead_accuracy", "overhead_mdl"]
+TIMING_COLUMNS = ["config_id", "interval", "n_iter", "us_per_iter_plain", "overhead_accuracy",
+                  "overhead_mdl"]  # fmt: skip
 
 #: A patience no run exhausts: the rule is evaluated at every check but never stops.
 NEVER = 10**9
@@ -113,42 +114,38 @@ def tracking_overhead(
     y_val: np.ndarray,
     configs: pd.DataFrame,
     *,
-    interval: int = 1,
+    intervals: Sequence[int] = (1, 10),
     max_iter: int = -1,
     repeats: int = 3,
 ) -> pd.DataFrame:
     """Time per iteration of never-stopping early stopping on each objective, against none.
 
-    All three fits take the same path; each is timed ``repeats`` times,
-    interleaved, and the fastest kept (a shared machine's noise only adds).
+    One row per configuration and check interval. All the fits take the same
+    path; each is timed ``repeats`` times, interleaved, and the fastest kept (a
+    shared machine's noise only adds).
     """
-    rules = {
-        "accuracy": EarlyStopping(NEVER, 0.0, interval, "accuracy"),
-        "mdl": EarlyStopping(NEVER, 0.0, interval, "mdl_logistic"),
-    }
     rows = []
     for c in configs.itertuples(index=False):
         kw = dict(kernel="rbf", C=c.C, gamma=c.gamma, tol=c.tol, max_iter=max_iter)
-        runs = {
-            "plain": lambda kw=kw: solve_smo(X_train, y_train, **kw),
-            **{
-                name: lambda rule=rule, kw=kw: solve_smo(
+        runs = {"plain": lambda kw=kw: solve_smo(X_train, y_train, **kw)}
+        for r in intervals:
+            for metric in ("accuracy", "mdl_logistic"):
+                rule = EarlyStopping(NEVER, 0.0, r, metric)
+                runs[metric, r] = lambda rule=rule, kw=kw: solve_smo(
                     X_train, y_train, early_stopping=rule, X_val=X_val, y_val=y_val, **kw
                 )
-                for name, rule in rules.items()
-            },
-        }
         best = dict.fromkeys(runs, np.inf)
         for _ in range(repeats):
             for name, run in runs.items():
                 start = time.perf_counter()
                 result = run()
                 best[name] = min(best[name], time.perf_counter() - start)
-        n_iter = max(result.n_iter, 1)
-        rows.append(
-            [c.config_id, result.n_iter, 1e6 * best["plain"] / n_iter,
-             best["accuracy"] / best["plain"] - 1, best["mdl"] / best["plain"] - 1]
-        )  # fmt: skip
+        plain = best["plain"]
+        for r in intervals:
+            rows.append(
+                [c.config_id, r, result.n_iter, 1e6 * plain / max(result.n_iter, 1),
+                 best["accuracy", r] / plain - 1, best["mdl_logistic", r] / plain - 1]
+            )  # fmt: skip
     return pd.DataFrame(rows, columns=TIMING_COLUMNS)
 
 

@@ -321,7 +321,8 @@ def description_length(y, G, p, alpha, rho):
     for t in range(n):
         n_sv += alpha[t] > 0.0
         margin = G[t] - p[t] - y[t] * rho  # y_t f_t
-        nats += np.logaddexp(0.0, -margin)
+        # log(1 + exp(-margin)), stable for either sign, one exp and one log1p
+        nats += max(-margin, 0.0) + np.log1p(np.exp(-abs(margin)))
     return (0.5 * n_sv * np.log2(n) + nats / np.log(2.0)) / n
 
 

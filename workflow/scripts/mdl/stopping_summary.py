@@ -13,7 +13,9 @@ with job_log(snakemake.log[0], "MDL early stopping summary"):
     summary = stopping_summary(outcomes)
     summary.to_csv(snakemake.output.summary, index=False)
     overhead = (
-        timing.groupby("dataset")[["us_per_iter_plain", "overhead_accuracy", "overhead_mdl"]]
+        timing.groupby(["dataset", "interval"])[
+            ["us_per_iter_plain", "overhead_accuracy", "overhead_mdl"]
+        ]
         .mean()
         .reset_index()
     )
