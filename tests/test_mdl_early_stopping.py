@@ -87,3 +87,42 @@ def test_a_validation_free_metric_uses_all_the_training_data():
     assert clf.support_.max() >= int(0.8 * len(Y))  # points past an 80 % split are there
     with pytest.warns(UserWarning, match="ignored: no validation objective"):
         clf.fit(X, Y, X_val=X[:10], y_val=Y[:10])
+
+
+def test_the_stopping_comparison_rows_are_separate_fits_and_fresh_accuracies():
+    """Item 3(c)'s table: each MDL row is the fit that rule stops on train+validation,
+    scored on the test part from fresh decision values; the reference rows are plain fits."""
+    import pandas as pd
+
+    from esmo.experiments.mdl_stopping import stopping_outcomes, stopping_summary
+    from esmo.solver.smo import decision_values, solve_smo
+
+    Xs, Ys = DATASETS["synthetic"]
+    parts = Xs[:150], Ys[:150], Xs[150:220], Ys[150:220], Xs[220:], Ys[220:]
+    configs = pd.DataFrame({"config_id": [3, 8], "C": [5.0, 40.0], "gamma": [0.5, 2.0],
+                            "tol": [1e-3, 1e-3]})  # fmt: skip
+    rules = [EarlyStopping(p, t, r, "mdl_logistic") for p, t, r in [(1, 0.0, 1), (5, 1e-3, 4)]]
+    accuracy_rule = EarlyStopping(3, 0.0, 2)
+    table = stopping_outcomes(*parts, configs, accuracy_rule, rules)
+    X_tr, y_tr, X_val, y_val, X_te, y_te = parts
+    X_tv, y_tv = np.vstack([X_tr, X_val]), np.concatenate([y_tr, y_val])
+    for c in configs.itertuples():
+        kw = dict(kernel="rbf", C=c.C, gamma=c.gamma, tol=c.tol)
+        for method, X, y, rule in [("converged", X_tr, y_tr, None),
+                                   ("accuracy_es", X_tr, y_tr, accuracy_rule),
+                                   ("converged_trval", X_tv, y_tv, None),
+                                   *[("mdl_es", X_tv, y_tv, r) for r in rules]]:  # fmt: skip
+            fit = solve_smo(X, y, early_stopping=rule, X_val=X_val, y_val=y_val, **kw)
+            f = decision_values(X, y, fit, X_te, "rbf", c.gamma)
+            match = table[(table.config_id == c.config_id) & (table.method == method)]
+            if rule is not None and method == "mdl_es":
+                match = match[(match.patience == rule.patience) & (match.interval == rule.interval)]
+            assert match.n_iter.item() == fit.n_iter
+            assert match.test_accuracy.item() == np.mean(np.where(f > 0, 1.0, -1.0) == y_te)
+    table.insert(0, "fold", 0)
+    table.insert(0, "dataset", "syn")
+    summary = stopping_summary(table).set_index(["method", "patience"])
+    assert summary.loc[("converged", np.nan), "iter_share"].item() == 1.0
+    mdl = table[(table.method == "mdl_es") & (table.patience == 1)].n_iter.to_numpy()
+    ref = table[table.method == "converged_trval"].n_iter.to_numpy()
+    assert summary.loc[("mdl_es", 1), "iter_share"].item() == pytest.approx(np.mean(mdl / ref))

@@ -85,3 +85,44 @@ def test_the_stop_is_where_the_replayed_rule_stops(metric, patience, es_tol):
         X_TR, Y_TR, PARAMS, configs=EarlyStoppingSet.of([es]), X_val=X_VAL, y_val=Y_VAL
     )
     assert fit.n_iter == expected
+
+
+def test_a_users_metric_drives_the_rule_exactly_in_sweeps_and_fits():
+    """A plug-in objective (ROC AUC): the stop the replayed rule gives, in a sweep beside
+    built-in configurations and in a separate fit alike."""
+    from sklearn.metrics import roc_auc_score
+
+    from esmo.early_stopping import Metric
+
+    auc = Metric("auc", lambda f, y: roc_auc_score(y, f), higher_is_better=True)
+    full, _ = run_smo(X_TR, Y_TR, PARAMS)
+    best, left, expected = 0.0, 2, full.n_iter
+    for k in range(R, full.n_iter + 1, R):
+        cut, _ = run_smo(X_TR, Y_TR, SolverParams(**{**PARAMS.__dict__, "max_iter": k}))
+        value = roc_auc_score(Y_VAL, decision_values(X_TR, Y_TR, cut, X_VAL, "rbf", PARAMS.gamma))
+        if value - best > 1e-3:
+            best, left = value, 2
+        elif left == 0:
+            expected = k
+            break
+        else:
+            left -= 1
+    es = EarlyStopping(2, 1e-3, R, auc)
+    sweep = sweep_early_stopping(
+        X_TR, Y_TR, X_VAL, Y_VAL, [EarlyStopping(5, 0.0, 1), es], **PARAMS.__dict__
+    )
+    fit, _ = run_smo(
+        X_TR, Y_TR, PARAMS, configs=EarlyStoppingSet.of([es]), X_val=X_VAL, y_val=Y_VAL
+    )
+    assert sweep.stop_iter[1] == fit.n_iter == expected
+
+
+def test_a_metric_that_is_not_one_is_refused():
+    from esmo.early_stopping import Metric
+
+    with pytest.raises(TypeError, match="function must be callable"):
+        Metric("auc", 3, higher_is_better=True)
+    with pytest.raises(ValueError, match="built-in metric's"):
+        Metric("accuracy", lambda f, y: 0.0, higher_is_better=True)
+    with pytest.raises(ValueError, match="or an esmo.early_stopping.Metric"):
+        EarlyStopping(1, 0.0, 1, "auc")

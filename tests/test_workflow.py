@@ -64,13 +64,14 @@ def test_half_targets_split_the_reproduction(tmp_path):
 
 
 def test_thesis_target_is_the_whole_reproduction(tmp_path):
-    """Today the thesis is the only paper: all = thesis + the shared data summary."""
+    """all = the thesis + the other papers' own rules + the shared data summary."""
     everything = planned_jobs(tmp_path)
     thesis = planned_jobs(tmp_path, "thesis")
     assert everything.pop("all") == 1 and everything.pop("data_summary") == 1
     assert thesis.pop("thesis") == 1
     everything.pop("total"), thesis.pop("total")
-    assert thesis == everything
+    # the MDL paper's E1 datasets are the thesis's: it adds only rules of its own
+    assert thesis == {rule: n for rule, n in everything.items() if not rule.startswith("mdl")}
 
 
 def test_lint_has_no_findings(tmp_path):
@@ -346,6 +347,49 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     assert ours["j_r.patience"] == j_r["patience"] and ours["j_r.interval"] == j_r["interval"]
     assert ours["j_r.es_tol"] == pytest.approx(j_r["es_tol"], rel=1e-12)
     assert "<table" in (results / "reproduction.html").read_text()
+
+
+def test_mdl_target_plans_the_papers_protocol(tmp_path):
+    """Default config: 1 headline split, 20 splits, 2 widened grids; 6 E1 datasets x 5 runs."""
+    jobs = planned_jobs(tmp_path, "mdl")
+    assert jobs["mdl_holdout"] == 1 + 20 + 2
+    assert jobs["mdl_e1_fold"] == 6 * 5
+    assert jobs["mdl_figure"] == 3 * 3
+
+
+def test_reduced_run_produces_the_mdl_reproduction(reduced_run):
+    """Table 2 beside the paper's, the costs, the many-split test, E1 and figs 1-3."""
+    workdir, _ = reduced_run
+    results = workdir / "results" / "mdl"
+    test_config = yaml.safe_load((REPO / "config" / "test.yaml").read_text())["mdl"]
+    table_2 = pd.read_csv(results / "table_2.csv")
+    assert len(table_2) == 4 and set(table_2["source"]) == {"paper", "ours"}
+    headline = pd.read_csv(results / "holdout" / "paper" / "seed0" / "selection.csv")
+    mdl = headline.set_index("method").loc["mdl"]
+    # accuracy from the confusion counts of the 114 test rows, 42 of them malignant
+    assert mdl["tp"] + mdl["fn"] == 42 and mdl["tp"] + mdl["fn"] + mdl["fp"] + mdl["tn"] == 114
+    assert mdl["accuracy"] == pytest.approx((mdl["tp"] + mdl["tn"]) / 114)
+    cost = pd.read_csv(results / "cost.csv").set_index("method")
+    n_grid = test_config["grids"]["paper"]["n_C"] * test_config["grids"]["paper"]["n_gamma"]
+    assert cost.loc["mdl", "n_fits"] == n_grid and cost.loc["cv", "n_fits"] == 4 * n_grid + 1
+    comparison = pd.read_csv(results / "splits" / "comparison.csv")
+    assert list(comparison["metric"]) == ["accuracy", "recall", "f1", "precision"]
+    assert (comparison["n"] == test_config["splits"]["n_splits"]).all()
+    selections = pd.read_csv(results / "splits" / "selections.csv")
+    paired = selections.pivot(index="seed", columns="method", values="accuracy")
+    d = paired["mdl"] - paired["cv"]
+    assert comparison["mean_difference"].iloc[0] == pytest.approx(d.mean())
+    e1 = pd.read_csv(results / "e1" / "summary.csv")
+    assert set(e1["dataset"]) == set(test_config["e1"]["datasets"])
+    # MDL trains on train + validation: a third more rows than random search
+    by = e1.set_index(["dataset", "method"])["n_train"]
+    for dataset in test_config["e1"]["datasets"]:
+        assert by[(dataset, "mdl")] > by[(dataset, "rs_validation")]
+    reproduction = pd.read_csv(results / "reproduction.csv")
+    assert reproduction["ours"].notna().all()
+    for grid in ("paper", "wide_c", "wide"):
+        for figure in ("fig1", "fig2", "fig3"):
+            assert (results / "figures" / grid / "seed0" / f"{figure}.png").stat().st_size > 1000
 
 
 def test_kill_9_then_rerun_gives_the_uninterrupted_tables(reduced_run, tmp_path):

@@ -20,9 +20,9 @@ from sklearn.utils.multiclass import _ovr_decision_function, type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from esmo.early_stopping import (
-    VALIDATION_METRICS,
     EarlyStopping,
     EarlyStoppingSet,
+    reads_validation,
     validate_configurations,
 )
 from esmo.solver.inputs import as_sample_weight
@@ -122,11 +122,12 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         Minimum improvement of the objective that resets the patience.
     validation_interval : int
         Check interval r: the objective is evaluated every r iterations.
-    es_metric : {'accuracy', 'hinge', 'mdl_logistic', 'smoothed_error', 'f_measure'}
+    es_metric : {'accuracy', 'hinge', 'mdl_logistic', 'smoothed_error', 'f_measure'} or Metric
         The objective early stopping reads: validation accuracy, hinge loss,
         sigmoid-smoothed error or F-measure (the gradient-tuning paper's),
         or the training set's logistic description length (the MDL paper's
-        code, from the solver's gradient): no validation split, no tracking cost.
+        code, from the solver's gradient): no validation split, no tracking cost;
+        or a :class:`esmo.early_stopping.Metric` of the user's.
     restore_best : bool
         Return the best checked iterate instead of the one at the stop.
     es_evaluation : {'auto', 'incremental', 'fresh'}
@@ -287,7 +288,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         if self.classes_.shape[0] > 2:
             return self._fit_one_vs_one(X, y, sample_weight, X_val, y_val, callback)
         start = time.perf_counter()
-        if X_val is not None and not (self.early_stopping and self.es_metric in VALIDATION_METRICS):
+        if X_val is not None and not (self.early_stopping and reads_validation(self.es_metric)):
             warnings.warn(
                 "X_val and y_val are ignored: no validation objective is read (early_stopping "
                 f"={self.early_stopping}, es_metric={self.es_metric!r}); set early_stopping=True "
@@ -308,7 +309,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
             cache_size_mb=self.cache_size_mb,
         )
         validation = None
-        if self.early_stopping and es.metric in VALIDATION_METRICS:
+        if self.early_stopping and reads_validation(es.metric):
             X, y_int, weight, validation = self._validation_data(X, y_int, weight, X_val, y_val)
         # LIBSVM groups samples by class (classes_[0] first, order kept within a class)
         order = np.argsort(-y_int, kind="stable")

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 from threadpoolctl import ThreadpoolController
 
-from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
+from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
 from esmo.solver.compile import jit
 from esmo.solver.inputs import as_evaluation, as_linear_term, as_problem, as_sample_weight
 from esmo.solver.kernels import kernel_diagonal, kernel_matrix
@@ -221,7 +221,7 @@ def check_info(y: np.ndarray, tr: Any, state: SolverState) -> CheckInfo:
     yG = -y * state.G
     up = np.where(y > 0, state.status != UPPER, state.status != LOWER)
     low = np.where(y > 0, state.status != LOWER, state.status != UPPER)
-    objectives = (float(v) for v in tr.last)
+    objectives = (float(v) for v in tr.last[: len(METRICS)])  # users' metrics not shown
     return CheckInfo(state.n_iter, *objectives, gap=float(yG[up].max() - yG[low].min()))
 
 
@@ -283,40 +283,74 @@ def run_smo(
     rows = build_kernel_rows(X, blocks, params)
     fresh = fresh_evaluation(configs, evaluation, n, X.shape[1])
     tr = make_tracker(configs, y_eval, n_val, p, stop_when_all_stopped, fresh)
-    if len(blocks) and state.alpha.any():
-        sv = np.flatnonzero(state.alpha)
-        coef = state.alpha[sv] * y[sv]
-        tr.S[:] = kernel_matrix(np.concatenate(blocks), X[sv], params.kernel, params.gamma) @ coef
+    X_eval = np.concatenate(blocks) if blocks else X[:0]
+    if len(blocks) and state.alpha.any():  # a warm start: the sums of its alphas
+        tr.S[:] = evaluation_sums(X, y, state.alpha, X_eval, params)
         tr.best_alpha[:] = state.alpha
     limit = params.iteration_limit(n)
     start_tracking(tr, y, state.G, state.status, limit, state.n_iter)
-    loop_args = (y, kernel_diagonal(X, params.kernel), upper, params.tol)
     fresh_sums = None
     if tr.fresh.any():
-        X_eval = np.concatenate(blocks)
 
         def fresh_sums(alpha: np.ndarray) -> np.ndarray:
-            sv = np.flatnonzero(alpha)
-            if not sv.size:
-                return np.zeros(X_eval.shape[0])
-            # one BLAS thread: the same sums on any machine (a sweep and a separate
-            # fit must agree to the bit), and no thread start-up on these small products
-            with blas_controller().limit(limits=1, user_api="blas"):
-                K = kernel_matrix(X_eval, X[sv], params.kernel, params.gamma)
-                return K @ (alpha[sv] * y[sv])
+            sums = evaluation_sums(X, y, alpha, X_eval, params)
+            f_val = sums[:n_val] - tr.rho_now[0]
+            for code, metric in enumerate(configs.custom_metrics, start=len(METRICS)):
+                tr.last[code] = float(metric.function(f_val, y_eval[:n_val]))
+            return sums
 
+    loop_args = (y, kernel_diagonal(X, params.kernel), upper, params.tol)
     reason = drive(loop_args, rows, tr, state, limit, callback, max_time, fresh_sums)
-    alpha, G, status, n_iter = state.alpha.copy(), state.G, state.status, state.n_iter
+    result = _result(y, p, state, tr, configs, reason)
+    if not len(configs):
+        return result, None
+    predictions = None
+    if final_predictions_at_eval and blocks:
+        alpha, rho = result.alpha, result.rho
+        sv = np.flatnonzero(alpha > 0)
+        # rows computed once no configuration was running lack evaluation columns
+        rows_hold_eval = not rows.blas and (
+            tr.counters[N_INCREMENTAL] > 0 or (stop_when_all_stopped and not tr.fresh.any())
+        )
+        predictions, _ = final_predictions(rows, sv, alpha[sv] * y[sv], n, rho, rows_hold_eval)
+    return result, _tracking(tr, configs, predictions)
+
+
+def evaluation_sums(
+    X: np.ndarray, y: np.ndarray, alpha: np.ndarray, X_eval: np.ndarray, params: SolverParams
+) -> np.ndarray:
+    """``sum_i a_i y_i K(x_i, x)`` at the evaluation points, from scratch (float64, BLAS).
+
+    On one BLAS thread: the same sums on any machine (a sweep and a separate
+    fit must agree to the bit), and no thread start-up on small products.
+    """
+    sv = np.flatnonzero(alpha)
+    if not sv.size:
+        return np.zeros(X_eval.shape[0])
+    with blas_controller().limit(limits=1, user_api="blas"):
+        K = kernel_matrix(X_eval, X[sv], params.kernel, params.gamma)
+        return K @ (alpha[sv] * y[sv])
+
+
+def _result(
+    y: np.ndarray,
+    p: np.ndarray,
+    state: SolverState,
+    tr: Any,
+    configs: EarlyStoppingSet,
+    reason: int,
+) -> SolverResult:
+    """The model a run returns: where it ended, or a restore_best fit's best iterate."""
+    alpha, G, status = state.alpha.copy(), state.G, state.status
     rho = float(calculate_rho(y, G, status))
     objective = float(np.dot(alpha, G + p) / 2.0)
-    stopped = tr.out_iter[:, 0] >= 0
-    stopped_early = len(configs) > 0 and bool(np.all(stopped))
+    stopped_early = len(configs) > 0 and bool(np.all(tr.out_iter[:, 0] >= 0))
     if len(configs) == 1 and configs.restore_best[0] and stopped_early:
         alpha, rho, objective = tr.best_alpha[0], float(tr.best_rho[0]), float("nan")
-    result = SolverResult(
+    return SolverResult(
         alpha,
         rho,
-        n_iter,
+        state.n_iter,
         reason == ITERATION_LIMIT,
         stopped_early,
         objective,
@@ -324,17 +358,11 @@ def run_smo(
         max_time_reached=reason == TIME_LIMIT,
         stopped_by_callback=reason == CALLBACK_STOP,
     )
-    if not len(configs):
-        return result, None
-    predictions = None
-    if final_predictions_at_eval and blocks:
-        sv = np.flatnonzero(alpha > 0)
-        # rows computed once no configuration was running lack evaluation columns
-        rows_hold_eval = not rows.blas and (
-            tr.counters[N_INCREMENTAL] > 0 or (stop_when_all_stopped and not tr.fresh.any())
-        )
-        predictions, _ = final_predictions(rows, sv, alpha[sv] * y[sv], n, rho, rows_hold_eval)
-    tracking = Tracking(
+
+
+def _tracking(tr: Any, configs: EarlyStoppingSet, predictions: np.ndarray | None) -> Tracking:
+    """Every configuration's outcome, copied out of the tracker."""
+    return Tracking(
         stop_iter=tr.out_iter[:, 0].copy(),
         val_accuracy=tr.out_acc[:, 0].copy(),
         test_accuracy=tr.out_acc[:, 1].copy(),
@@ -346,7 +374,6 @@ def run_smo(
         eval_sums=tr.S,
         final_predictions=predictions,
     )
-    return result, tracking
 
 
 def warm_state(

@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from esmo.early_stopping import EarlyStoppingSet
+from esmo.early_stopping import METRICS, EarlyStoppingSet
 from esmo.solver.compile import jit
 from esmo.solver.rho import calculate_rho
 
@@ -31,10 +31,10 @@ from esmo.solver.rho import calculate_rho
 N_ACTIVE, NEXT_EVENT, NEXT_DEADLINE, LIMIT, N_INCREMENTAL, NEXT_FRESH = 0, 1, 2, 3, 4, 5
 #: How a configuration's checks read the decision values (Tracker.n_using's columns).
 INCREMENTAL, FRESH = 0, 1
-# metric codes (indices into esmo.early_stopping.METRICS), and which way each improves
+# the built-in metric codes (indices into esmo.early_stopping.METRICS); users' Metric
+# objects come after them (EarlyStoppingSet.custom_metrics), read at fresh checks only
 ACCURACY, HINGE, MDL_LOGISTIC, SMOOTHED_ERROR, F_MEASURE = 0, 1, 2, 3, 4
-HIGHER_IS_BETTER = np.array([True, False, False, False, True])
-N_METRICS = HIGHER_IS_BETTER.shape[0]
+N_BUILT_IN = len(METRICS)
 
 #: The sigmoid's sharpness of the smoothed error and F-measure, t in theta_1 = t / sigma
 #: (the gradient-tuning paper's direct method; gradient-hpo-protocol.md section 2).
@@ -79,6 +79,7 @@ class Tracker(NamedTuple):
     need_hinge: bool
     need_mdl: bool
     need_smoothed: bool
+    higher: np.ndarray
     stop_when_all_stopped: bool
 
 
@@ -134,13 +135,16 @@ def _new_tracker(
         best_alpha=np.zeros((int(np.count_nonzero(configs.restore_best)), n)),
         best_rho=np.zeros(k),
         counters=np.array([k, 0, 0, 0, 0, -1], dtype=np.int64),
-        bars=np.empty(N_METRICS),
-        last=np.full(N_METRICS, np.nan),
+        bars=np.empty(len(configs.higher_is_better)),
+        last=np.full(len(configs.higher_is_better), np.nan),
         rho_now=np.zeros(1),
         linear_term=linear_term,
         need_hinge=bool(np.any(configs.metric == HINGE)),
         need_mdl=bool(np.any(configs.metric == MDL_LOGISTIC)),
-        need_smoothed=bool(np.any(configs.metric >= SMOOTHED_ERROR)),
+        need_smoothed=bool(
+            np.any((configs.metric >= SMOOTHED_ERROR) & (configs.metric <= F_MEASURE))
+        ),
+        higher=configs.higher_is_better,
         stop_when_all_stopped=bool(stop_when_all_stopped),
     )
 
@@ -173,15 +177,15 @@ def check_bounds(tr):
     its deadline changes: it stops. Only incremental configurations count: a
     fresh check (:func:`fresh_check`) always reads its configurations.
     """
-    bars = tr.bars
-    for m in range(N_METRICS):
-        bars[m] = np.inf if HIGHER_IS_BETTER[m] else -np.inf
+    bars, higher = tr.bars, tr.higher
+    for m in range(bars.shape[0]):
+        bars[m] = np.inf if higher[m] else -np.inf
     next_deadline = tr.counters[LIMIT]
     for c in range(tr.active.shape[0]):
         if not tr.active[c] or tr.fresh[c]:
             continue
         m = tr.metric[c]
-        if HIGHER_IS_BETTER[m]:
+        if higher[m]:
             slack = 1e-9 if tr.tol[c] > 0.0 else 0.0
             bars[m] = min(bars[m], tr.best_obj[c] + tr.tol[c] - slack)
         else:
@@ -191,10 +195,10 @@ def check_bounds(tr):
 
 
 @jit
-def any_can_improve(objectives, bars):
+def any_can_improve(objectives, bars, higher):
     """Whether some metric's value passes its bar (:func:`check_bounds`); NaN passes none."""
-    for m in range(N_METRICS):
-        if HIGHER_IS_BETTER[m]:
+    for m in range(bars.shape[0]):
+        if higher[m]:
             if objectives[m] > bars[m]:
                 return True
         elif objectives[m] < bars[m]:
@@ -227,7 +231,7 @@ def start_tracking(tr, y, G, status, max_iter, n_iter):
         kind = FRESH if tr.fresh[c] else INCREMENTAL
         tr.n_using[np.searchsorted(tr.intervals, tr.interval[c]), kind] += 1
         tr.counters[N_INCREMENTAL] += kind == INCREMENTAL
-        tr.best_obj[c] = 0.0 if HIGHER_IS_BETTER[tr.metric[c]] else np.inf
+        tr.best_obj[c] = 0.0 if tr.higher[tr.metric[c]] else np.inf
         tr.best_rho[c] = rho0
         tr.out_iter[c, 0] = -1
         tr.out_iter[c, 1] = n_iter
@@ -279,7 +283,7 @@ def record_check(tr, n_iter, objectives, tacc, rho, alpha, kind):
         if not tr.active[c] or tr.fresh[c] != (kind == FRESH) or n_iter % tr.interval[c] != 0:
             continue
         obj = objectives[tr.metric[c]]
-        if HIGHER_IS_BETTER[tr.metric[c]]:
+        if tr.higher[tr.metric[c]]:
             improved = obj - tr.best_obj[c] > tr.tol[c]
         else:
             improved = tr.best_obj[c] - obj > tr.tol[c]
@@ -317,7 +321,8 @@ def description_length(y, G, p, alpha, rho):
     for t in range(n):
         n_sv += alpha[t] > 0.0
         margin = G[t] - p[t] - y[t] * rho  # y_t f_t
-        nats += np.logaddexp(0.0, -margin)
+        # log(1 + exp(-margin)), stable for either sign, one exp and one log1p
+        nats += max(-margin, 0.0) + np.log1p(np.exp(-abs(margin)))
     return (0.5 * n_sv * np.log2(n) + nats / np.log(2.0)) / n
 
 
@@ -398,7 +403,7 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
     last[MDL_LOGISTIC] = dl
     if tr.need_smoothed:
         smoothed_objectives(S, tr.y_eval, n_val, rho, last)
-    scan = n_iter >= counters[NEXT_DEADLINE] or any_can_improve(last, bars)
+    scan = n_iter >= counters[NEXT_DEADLINE] or any_can_improve(last, bars, tr.higher)
     S_te, Ki_te, Kj_te = S[n_val:], Ki_ev[n_val:], Kj_ev[n_val:]
     n_test = S_te.shape[0]
     if scan:
@@ -472,14 +477,16 @@ def fresh_evaluation(configs: EarlyStoppingSet, evaluation: str, n: int, d: int)
     configuration's own (from its interval and the problem's size), never the
     run's, so a sweep and a separate fit read the same values and stop alike.
     ``mdl_logistic`` reads no decision value: it is tracked incrementally
-    (it costs nothing between checks).
+    (it costs nothing between checks). A user's :class:`~esmo.early_stopping.Metric`
+    is evaluated in Python, always at fresh checks.
     """
     if evaluation not in EVALUATIONS:
         raise ValueError(f"evaluation must be one of {EVALUATIONS}, got {evaluation!r}.")
     reads_values = configs.metric != MDL_LOGISTIC
+    custom = configs.metric >= N_BUILT_IN
     if evaluation == "incremental":
-        return np.zeros(len(configs), dtype=np.bool_)
+        return custom
     if evaluation == "fresh":
         return reads_values.copy()
     threshold = max(FRESH_FROM_INTERVAL, n * d / FRESH_EXCHANGE_RATE)
-    return reads_values & (configs.interval >= threshold)
+    return custom | (reads_values & (configs.interval >= threshold))
