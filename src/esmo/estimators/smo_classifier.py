@@ -65,6 +65,17 @@ def _classes(y: np.ndarray) -> np.ndarray:
     return classes
 
 
+def _binary_classes(y: np.ndarray) -> np.ndarray:
+    """The two classes of ``y``, for the binary-only callers (``MDLSearch``), else a clear error."""
+    classes = _classes(y)
+    if classes.shape[0] != 2:
+        raise ValueError(
+            "Only binary classification is supported. y holds more than two classes; "
+            "wrap the estimator in sklearn.multiclass.OneVsRestClassifier."
+        )
+    return classes
+
+
 def _check_kernel_finite(X: np.ndarray, kernel: str, gamma: float) -> None:
     """Refuse data whose kernel values overflow float64: the solver would return NaNs."""
     if kernel != "linear":
