@@ -304,27 +304,33 @@ def sweep_pegasos(
         stop_when_all_stopped=False,
     )
     n_val = len(y_val)
-    y_eval = tr.y_eval
     pred = tr.S >= 0.0
-    ref_val = float(np.mean(pred[:n_val] == (y_eval[:n_val] > 0)))
-    ref_test = (
-        float(np.mean(pred[n_val:] == (y_eval[n_val:] > 0))) if X_test is not None else np.nan
-    )
+    positive = tr.y_eval > 0
+    ref_val = float(np.mean(pred[:n_val] == positive[:n_val]))
+    ref_test = float(np.mean(pred[n_val:] == positive[n_val:])) if X_test is not None else np.nan
+    return tracked_outcomes(tr, result.n_steps, ref_val, ref_test)
+
+
+def tracked_outcomes(tr: Tracker, n_steps: int, ref_val: float, ref_test: float) -> SweepResult:
+    """A tracker's outcomes after a run to ``n_steps`` whose final model scored ``ref_val, ref_test``.
+
+    A configuration that never stopped ends at ``n_steps`` with the final model's values.
+    """
     stopped = tr.out_iter[:, 0] >= 0
     return SweepResult(
         reference={
-            "n_iter": result.n_steps,
+            "n_iter": n_steps,
             "max_iter_reached": False,
             "val_accuracy": ref_val,
             "test_accuracy": ref_test,
         },
-        stop_iter=np.where(stopped, tr.out_iter[:, 0], result.n_steps),
+        stop_iter=np.where(stopped, tr.out_iter[:, 0], n_steps),
         stopped_early=stopped,
         val_accuracy=np.where(stopped, tr.out_acc[:, 0], ref_val),
         test_accuracy=np.where(stopped, tr.out_acc[:, 1], ref_test),
-        best_iter=np.where(stopped, tr.out_iter[:, 1], result.n_steps),
+        best_iter=np.where(stopped, tr.out_iter[:, 1], n_steps),
         best_val_accuracy=np.where(stopped, tr.out_acc[:, 2], ref_val),
         best_test_accuracy=np.where(stopped, tr.out_acc[:, 3], ref_test),
         best_alpha=tr.best_alpha,
-        best_rho=np.zeros(len(configs)),
+        best_rho=np.zeros(tr.patience.shape[0]),
     )
