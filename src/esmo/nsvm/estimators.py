@@ -86,12 +86,16 @@ class _Tracking:
         self.single = single
         self.has_test = y_test is not None
         self.dummy_alpha = np.zeros(m)
+        self.start = time.perf_counter()
+        #: wall seconds since the fit began, at each check step
+        self.seconds: dict[int, float] = {}
 
     def due(self, t: int) -> bool:
         return t == self.tr.counters[NEXT_EVENT]
 
     def check(self, t: int, lam: float, sums: np.ndarray) -> bool:
         """Record the unscaled sums ``sums`` (validation then test) at step ``t``; True: stop now."""
+        self.seconds[t] = time.perf_counter() - self.start
         self.tr.S[:] = sums
         return bool(pegasos_check(self.tr, t, lam, self.dummy_alpha))
 
@@ -206,6 +210,8 @@ class _NSVM(ClassifierMixin, BaseEstimator):
         self.n_theta_updates_ = 0
         self.stopped_early_ = False
         cpu0, wall0 = time.process_time(), time.perf_counter()
+        if tracking is not None:
+            tracking.start = wall0
         self._train(
             F, opt, Xt, torch.as_tensor(ys, dtype=_DTYPES[self.dtype]), rng, eval_X, tracking
         )
@@ -226,6 +232,7 @@ class _NSVM(ClassifierMixin, BaseEstimator):
     def _finish_tracking(self, tracking, n_steps, F, eval_X, Z, c) -> None:
         if tracking is not None:
             self.early_stopping_ = tracking.outcomes(n_steps, self._sums(F, eval_X, Z, c))
+            self.check_seconds_ = dict(tracking.seconds)
 
     # -- prediction ------------------------------------------------------------------------
     def decision_function(self, X: Any) -> np.ndarray:
@@ -566,12 +573,14 @@ class NSVM4Classifier(_NSVM):
         m, k = X.shape[0], self.batch_size
         if k > m:
             raise ValueError(f"batch_size={k} exceeds the {m} training points; lower it.")
+        start = time.perf_counter()
         for _ in range(self.n_steps):
             A = rng.choice(m, k, replace=False)
             F.train()
             B = F(X[A])
             self._step(F, opt, (1.0 - alignment(rbf(B, B, self.gamma), y[A])) ** 2)
         F.eval()
+        self.part1_seconds_ = time.perf_counter() - start
         self._Z = self._embed(F, X).double().numpy()
         self._y = y.double().numpy()
         self._pegasos_seed = int(rng.randint(2**31 - 1))
@@ -608,12 +617,14 @@ class NSVM4Classifier(_NSVM):
         test = {}
         if X_test is not None:
             test = {"X_test": features(X_test), "y_test": self._signs(np.asarray(y_test), "y_test")}
+        start = time.perf_counter()
         sweep = sweep_pegasos(
             self._Z, self._y, features(X_val), self._signs(np.asarray(y_val), "y_val"), configs,
             lam=self.lam, n_steps=self.part2_steps, gamma=self.gamma,
             random_state=self._pegasos_seed, **test,
         )  # fmt: skip
         self.early_stopping_ = sweep
+        self.part2_sweep_seconds_ = time.perf_counter() - start
         if isinstance(spec, EarlyStopping) and sweep.stopped_early[0]:
             self.stopped_early_ = True
             self._part2(int(sweep.stop_iter[0]), self.support_embeddings_)
