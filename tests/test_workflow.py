@@ -18,6 +18,8 @@ from esmo.analysis.scoring import SELECTION_COLUMNS
 from esmo.data.libsvm import REGISTRY, array_digest
 
 REPO = Path(__file__).resolve().parents[1]
+#: the offline MNIST copy (official test files, the 5k training subset) beside the LIBSVM mirror
+MNIST_MIRROR = MIRROR.parent / "mnist"
 
 pytestmark = pytest.mark.workflow
 
@@ -63,14 +65,19 @@ def test_half_targets_split_the_reproduction(tmp_path):
     assert timed["reproduction"] == 1
 
 
-def test_thesis_target_is_the_whole_reproduction(tmp_path):
-    """Today the thesis is the only paper: all = thesis + the shared data summary."""
+def test_paper_targets_make_up_the_whole_reproduction(tmp_path):
+    """all = thesis + nsvm + the shared data summary, and the papers share no job."""
     everything = planned_jobs(tmp_path)
     thesis = planned_jobs(tmp_path, "thesis")
+    nsvm = planned_jobs(tmp_path, "nsvm")
     assert everything.pop("all") == 1 and everything.pop("data_summary") == 1
-    assert thesis.pop("thesis") == 1
-    everything.pop("total"), thesis.pop("total")
-    assert thesis == everything
+    assert thesis.pop("thesis") == 1 and nsvm.pop("nsvm") == 1
+    everything.pop("total"), thesis.pop("total"), nsvm.pop("total")
+    assert not set(thesis) & set(nsvm)
+    assert thesis | nsvm == everything
+    # Ringnorm: 3 seeds, MNIST: 1 seed; early stopping on Ringnorm's first seed
+    assert nsvm["nsvm_train"] == 4 and nsvm["nsvm_baselines"] == 4
+    assert nsvm["nsvm_early_stopping"] == 1 and nsvm["nsvm_mnist"] == 1
 
 
 def test_lint_has_no_findings(tmp_path):
@@ -120,7 +127,14 @@ def reduced_run(tmp_path_factory):
     require_mirror()  # skipped without the mirror, failed under CI
     workdir = tmp_path_factory.mktemp("reduced")
     mirror_config = workdir / "mirror.yaml"
-    mirror_config.write_text(yaml.safe_dump({"datasets": {"mirror": str(MIRROR.resolve())}}))
+    mirror_config.write_text(
+        yaml.safe_dump(
+            {
+                "datasets": {"mirror": str(MIRROR.resolve())},
+                "nsvm": {"mnist": {"mirror": str(MNIST_MIRROR.resolve())}},
+            }
+        )
+    )
     configs = [str(REPO / "config" / "test.yaml"), str(mirror_config)]
     snakemake(workdir, "--cores", "2", "--configfile", *configs)
     return workdir, configs
@@ -346,3 +360,33 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     assert ours["j_r.patience"] == j_r["patience"] and ours["j_r.interval"] == j_r["interval"]
     assert ours["j_r.es_tol"] == pytest.approx(j_r["es_tol"], rel=1e-12)
     assert "<table" in (results / "reproduction.html").read_text()
+
+
+def test_reduced_run_produces_the_nsvm_tables(reduced_run):
+    """NSVM-1..4 and the baselines on both datasets, early stopping, the reproduction table."""
+    workdir, _ = reduced_run
+    results = workdir / "results" / "nsvm"
+    accuracy = pd.read_csv(results / "accuracy.csv")
+    methods = {"nsvm1", "nsvm2", "nsvm3", "nsvm4", "smo", "pegasos_gamma1", "pegasos_tuned"}
+    for dataset in ("ringnorm", "mnist"):
+        part = accuracy[accuracy["dataset"] == dataset]
+        assert set(part["method"]) == methods
+        assert part["test_accuracy_mean"].between(0, 100).all()
+    mnist = accuracy[accuracy["dataset"] == "mnist"]
+    # offline: the official 2,115 test images, the training pool flagged as the 5k subset's
+    assert (mnist["n_test"] == 2115).all() and mnist["offline_subset"].all()
+    # errors and accuracy are one measurement
+    np.testing.assert_allclose(
+        100 * (1 - accuracy["test_errors_mean"] / accuracy["n_test"]),
+        accuracy["test_accuracy_mean"],
+    )
+    es = pd.read_csv(results / "early_stopping.csv")
+    assert set(es["method"]) == {"nsvm1", "nsvm2", "nsvm3", "nsvm4", "pegasos"}
+    assert (es["stop_step"] <= es["max_steps"]).all() and (es["stop_step"] >= 1).all()
+    # a larger patience never stops earlier (same path, one more check of slack)
+    for _, part in es.groupby(["method", "es_tol"]):
+        assert part.sort_values("patience")["stop_step"].is_monotonic_increasing
+    reproduction = pd.read_csv(results / "reproduction.csv")
+    paper = pd.read_csv(REPO / "workflow" / "data" / "nsvm" / "paper_values.csv")
+    assert reproduction["key"].tolist() == paper["key"].tolist()
+    assert reproduction["ours"].notna().all()
