@@ -144,3 +144,13 @@ def test_run_pegasos_rejects_bad_lam_and_steps():
         run_pegasos(X, y, lam=0.0, n_steps=5)
     with pytest.raises(ValueError, match="n_steps \\(T\\) must be an integer >= 1"):
         run_pegasos(X, y, lam=1e-3, n_steps=0)
+
+
+def test_pegasos_classifier_passes_scikit_learns_estimator_checks():
+    from sklearn.utils.estimator_checks import check_estimator
+
+    results = check_estimator(PegasosClassifier(n_steps=200, gamma="scale"), on_fail=None)
+    failed = [
+        (r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"
+    ]
+    assert not failed

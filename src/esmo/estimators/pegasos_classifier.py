@@ -26,6 +26,17 @@ _ES_PARAMS = {
 }
 
 
+def label_signs(y: np.ndarray, classes: np.ndarray, name: str) -> np.ndarray:
+    """Labels as Pegasos's signs: +1 for ``classes[1]``, -1 for ``classes[0]``; unseen labels rejected."""
+    unknown = ~np.isin(y, classes)
+    if unknown.any():
+        raise ValueError(
+            f"{name} holds label(s) {np.unique(y[unknown])[:5].tolist()} not seen in y "
+            f"(classes {classes.tolist()})."
+        )
+    return np.where(y == classes[1], 1.0, -1.0)
+
+
 class PegasosClassifier(ClassifierMixin, BaseEstimator):
     """Binary kernel SVM without bias, trained by kernel Pegasos, optionally stopped early.
 
@@ -107,13 +118,7 @@ class PegasosClassifier(ClassifierMixin, BaseEstimator):
         return tags
 
     def _signs(self, y: np.ndarray, name: str) -> np.ndarray:
-        unknown = ~np.isin(y, self.classes_)
-        if unknown.any():
-            raise ValueError(
-                f"{name} holds label(s) {np.unique(y[unknown])[:5].tolist()} not seen in y "
-                f"(classes {self.classes_.tolist()})."
-            )
-        return np.where(y == self.classes_[1], 1.0, -1.0)
+        return label_signs(y, self.classes_, name)
 
     def fit(self, X: Any, y: Any, X_val: Any = None, y_val: Any = None) -> PegasosClassifier:
         """Train on ``(X, y)``; early stopping reads ``(X_val, y_val)`` or an internal split."""
@@ -187,4 +192,5 @@ class PegasosClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X: Any) -> np.ndarray:
         """``classes_[1]`` where the decision value is >= 0 (the paper's rule), else ``classes_[0]``."""
-        return self.classes_[(self.decision_function(X) >= 0).astype(np.intp)]
+        positive = self.decision_function(X) >= 0
+        return self.classes_[positive.astype(np.intp)]

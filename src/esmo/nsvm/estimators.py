@@ -34,6 +34,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from torch import nn
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
+from esmo.estimators.pegasos_classifier import label_signs
 from esmo.estimators.smo_classifier import _binary_classes
 from esmo.nsvm.losses import alignment, nsvm3_loss, rbf
 from esmo.nsvm.networks import FeatureMap, check_network_output
@@ -121,13 +122,7 @@ class _NSVM(ClassifierMixin, BaseEstimator):
 
     # -- set-up ---------------------------------------------------------------------------
     def _signs(self, y: np.ndarray, name: str) -> np.ndarray:
-        unknown = ~np.isin(y, self.classes_)
-        if unknown.any():
-            raise ValueError(
-                f"{name} holds label(s) {np.unique(y[unknown])[:5].tolist()} not seen in y "
-                f"(classes {self.classes_.tolist()})."
-            )
-        return np.where(y == self.classes_[1], 1.0, -1.0)
+        return label_signs(y, self.classes_, name)
 
     def _tensor(self, X: np.ndarray) -> torch.Tensor:
         shape = tuple(self.input_shape) if self.input_shape is not None else (X.shape[1],)
@@ -243,7 +238,8 @@ class _NSVM(ClassifierMixin, BaseEstimator):
         return sums * self.scale_
 
     def predict(self, X: Any) -> np.ndarray:
-        return self.classes_[(self.decision_function(X) >= 0).astype(np.intp)]
+        positive = self.decision_function(X) >= 0
+        return self.classes_[positive.astype(np.intp)]
 
 
 _EXTRA_DOC = """

@@ -10,6 +10,6 @@ with job_log(snakemake.log[0], "NSVM reproduction table"):
     paper = load_thesis_values(snakemake.input.paper)
     ours = reproduction_values(pd.read_csv(snakemake.input.accuracy))
     table = reproduction_table(paper, ours)
-    table.to_csv(snakemake.output.table, index=False)
+    table.rename(columns={"thesis": "paper"}).to_csv(snakemake.output.table, index=False)
     with open(snakemake.output.html, "w") as f:
         f.write(to_report_html(table).replace("<th>thesis</th>", "<th>paper</th>"))
