@@ -16,6 +16,7 @@ from esmo.solver.predictions import final_predictions
 from esmo.solver.row_cache import build_kernel_rows, get_row
 from esmo.solver.smo import decision_values, run_smo, solve_smo
 from esmo.solver.sweep import sweep_early_stopping
+from esmo.solver.tracking import EVALUATIONS, FRESH_FROM_INTERVAL
 
 SVM = dict(kernel="rbf", C=50.0, gamma=2.0, tol=1e-3)
 
@@ -39,8 +40,8 @@ def _accuracy(f, y):
     return float(np.mean(np.where(f > 0, 1.0, -1.0) == y))
 
 
-def _fit(cfg, split=SPLIT, dtype=np.float64):
-    """A separate early-stopped fit; also returns its incremental tracking."""
+def _fit(cfg, split=SPLIT, dtype=np.float64, evaluation="auto"):
+    """A separate early-stopped fit; also returns its tracking."""
     X_tr, y_tr, X_val, y_val, X_te, y_te = split
     return run_smo(
         X_tr,
@@ -51,6 +52,7 @@ def _fit(cfg, split=SPLIT, dtype=np.float64):
         y_val=y_val,
         X_test=X_te,
         y_test=y_te,
+        evaluation=evaluation,
     )
 
 
@@ -105,28 +107,34 @@ def test_stop_iterations_follow_the_protocol_state_machine():
     assert checked >= 5
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(
         st.builds(
             EarlyStopping,
             patience=st.integers(0, 40),
             tol=st.sampled_from([0.0, 1e-4, 1e-3, 0.01, 0.05]),
-            interval=st.integers(1, 12),
+            # small ones, and ones that "auto" evaluates afresh
+            interval=st.one_of(st.integers(1, 12), st.sampled_from([FRESH_FROM_INTERVAL, 300])),
             metric=st.sampled_from(METRICS),
         ),
         min_size=1,
         max_size=6,
     ),
     st.sampled_from(["bc", "syn"]),
+    st.sampled_from(EVALUATIONS),
 )
-def test_sweep_equals_separate_early_stopped_fits(configs, which):
+def test_sweep_equals_separate_early_stopped_fits(configs, which, evaluation):
+    """For every evaluation mode: a fresh check depends on the alphas alone, an incremental
+    one on the same path, so mixing them in one sweep changes no configuration's outcome."""
     split = SPLIT if which == "bc" else SPLIT_SYN
     X_tr, y_tr, X_val, y_val, X_te, y_te = split
-    sweep = sweep_early_stopping(X_tr, y_tr, X_val, y_val, configs, X_test=X_te, y_test=y_te, **SVM)
+    sweep = sweep_early_stopping(
+        X_tr, y_tr, X_val, y_val, configs, X_test=X_te, y_test=y_te, evaluation=evaluation, **SVM
+    )
     assert list(sweep.table.index) == list(range(len(configs)))
     for cfg, row in zip(configs, sweep.table.itertuples(), strict=True):
-        res, track = _fit(cfg, split, dtype=np.float32)
+        res, track = _fit(cfg, split, dtype=np.float32, evaluation=evaluation)
         assert row.stopped_early == res.stopped_early
         assert row.stop_iter == res.n_iter
         if res.stopped_early:
@@ -303,7 +311,7 @@ def test_configs_as_dataframe_with_default_columns():
     pd.testing.assert_frame_equal(from_set.table, from_objs.table)
     np.testing.assert_array_equal(from_set.stop_iter, from_objs.table["stop_iter"])
     with pytest.raises(ValueError, match="metric must be one of"):
-        EarlyStoppingSet([1], [0.0], [1], [2])
+        EarlyStoppingSet([1], [0.0], [1], [len(METRICS)])
     with pytest.raises(ValueError, match="interval .* must hold positive"):
         EarlyStoppingSet([1, 2], [0.0, 0.1], [1, 0], [0, 1])
     with pytest.raises(ValueError, match="one length"):
@@ -391,3 +399,41 @@ def test_restore_best_keeps_the_best_iterate_of_every_configuration():
     for row, k in enumerate(kept):
         truncated = solve_smo(X_tr, y_tr, max_iter=int(result.best_iter[k]), **SVM)
         np.testing.assert_array_equal(result.best_alpha[row], truncated.alpha)
+
+
+@pytest.mark.parametrize("metric", ["accuracy", "hinge"])
+def test_fresh_checks_read_the_decision_values_of_the_model_at_that_iteration(metric):
+    """evaluation='fresh' (the thesis's cost model): each check's accuracy is that of
+    the model cut there, from decision values computed from scratch, to the bit."""
+    X_tr, y_tr, X_val, y_val, *_ = SPLIT
+    seen = []
+    run_smo(
+        X_tr,
+        y_tr,
+        SolverParams(**SVM),
+        configs=EarlyStoppingSet.of([EarlyStopping(10**9, 0.0, 9, metric)]),
+        X_val=X_val,
+        y_val=y_val,
+        evaluation="fresh",
+        callback=lambda info: seen.append(info) or len(seen) == 12,
+    )
+    for info in seen:
+        cut = solve_smo(X_tr, y_tr, max_iter=info.n_iter, **SVM)
+        f = decision_values(X_tr, y_tr, cut, X_val, "rbf", SVM["gamma"])
+        assert info.val_accuracy == _accuracy(f, y_val)
+        if metric == "hinge":
+            assert info.val_hinge == pytest.approx(np.mean(np.maximum(1 - y_val * f, 0)), 1e-12)
+
+
+def test_an_unknown_evaluation_is_refused():
+    X_tr, y_tr, X_val, y_val, *_ = SPLIT
+    with pytest.raises(ValueError, match="evaluation must be one of"):
+        solve_smo(
+            X_tr,
+            y_tr,
+            early_stopping=EarlyStopping(1, 0.0),
+            X_val=X_val,
+            y_val=y_val,
+            evaluation="lazy",
+            **SVM,
+        )

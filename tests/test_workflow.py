@@ -65,18 +65,23 @@ def test_half_targets_split_the_reproduction(tmp_path):
     assert timed["reproduction"] == 1
 
 
-def test_paper_targets_make_up_the_whole_reproduction(tmp_path):
-    """all = thesis + nsvm + the shared data summary, and the papers share no job."""
+def test_thesis_target_is_the_whole_reproduction(tmp_path):
+    """all = the thesis + the other papers' own rules + the shared data summary."""
     everything = planned_jobs(tmp_path)
     thesis = planned_jobs(tmp_path, "thesis")
-    nsvm = planned_jobs(tmp_path, "nsvm")
     assert everything.pop("all") == 1 and everything.pop("data_summary") == 1
-    assert thesis.pop("thesis") == 1 and nsvm.pop("nsvm") == 1
-    everything.pop("total"), thesis.pop("total"), nsvm.pop("total")
-    assert not set(thesis) & set(nsvm)
-    assert thesis | nsvm == everything
-    # Ringnorm: 3 seeds, MNIST: 1 seed; early stopping on Ringnorm's first seed
-    assert nsvm["nsvm_train"] == 4 and nsvm["nsvm_baselines"] == 4
+    assert thesis.pop("thesis") == 1
+    everything.pop("total"), thesis.pop("total")
+    # the MDL paper's E1 datasets are the thesis's, the NSVM paper makes its own data:
+    # both add only rules of their own
+    own = ("mdl", "nsvm")
+    assert thesis == {rule: n for rule, n in everything.items() if not rule.startswith(own)}
+
+
+def test_nsvm_target_plans_the_default_scale(tmp_path):
+    """Ringnorm: 3 seeds, MNIST: 1 seed; early stopping on Ringnorm's first seed."""
+    nsvm = planned_jobs(tmp_path, "nsvm")
+    assert nsvm["nsvm_train"] == 4 and nsvm["nsvm_baselines"] == 4 and nsvm["nsvm_split"] == 4
     assert nsvm["nsvm_early_stopping"] == 1 and nsvm["nsvm_mnist"] == 1
 
 
@@ -390,3 +395,46 @@ def test_reduced_run_produces_the_nsvm_tables(reduced_run):
     paper = pd.read_csv(REPO / "workflow" / "data" / "nsvm" / "paper_values.csv")
     assert reproduction["key"].tolist() == paper["key"].tolist()
     assert reproduction["ours"].notna().all() and reproduction["paper"].notna().all()
+
+
+def test_mdl_target_plans_the_papers_protocol(tmp_path):
+    """Default config: 1 headline split, 20 splits, 2 widened grids; 6 E1 datasets x 5 runs."""
+    jobs = planned_jobs(tmp_path, "mdl")
+    assert jobs["mdl_holdout"] == 1 + 20 + 2
+    assert jobs["mdl_e1_fold"] == 6 * 5
+    assert jobs["mdl_figure"] == 3 * 3
+
+
+def test_reduced_run_produces_the_mdl_reproduction(reduced_run):
+    """Table 2 beside the paper's, the costs, the many-split test, E1 and figs 1-3."""
+    workdir, _ = reduced_run
+    results = workdir / "results" / "mdl"
+    test_config = yaml.safe_load((REPO / "config" / "test.yaml").read_text())["mdl"]
+    table_2 = pd.read_csv(results / "table_2.csv")
+    assert len(table_2) == 4 and set(table_2["source"]) == {"paper", "ours"}
+    headline = pd.read_csv(results / "holdout" / "paper" / "seed0" / "selection.csv")
+    mdl = headline.set_index("method").loc["mdl"]
+    # accuracy from the confusion counts of the 114 test rows, 42 of them malignant
+    assert mdl["tp"] + mdl["fn"] == 42 and mdl["tp"] + mdl["fn"] + mdl["fp"] + mdl["tn"] == 114
+    assert mdl["accuracy"] == pytest.approx((mdl["tp"] + mdl["tn"]) / 114)
+    cost = pd.read_csv(results / "cost.csv").set_index("method")
+    n_grid = test_config["grids"]["paper"]["n_C"] * test_config["grids"]["paper"]["n_gamma"]
+    assert cost.loc["mdl", "n_fits"] == n_grid and cost.loc["cv", "n_fits"] == 4 * n_grid + 1
+    comparison = pd.read_csv(results / "splits" / "comparison.csv")
+    assert list(comparison["metric"]) == ["accuracy", "recall", "f1", "precision"]
+    assert (comparison["n"] == test_config["splits"]["n_splits"]).all()
+    selections = pd.read_csv(results / "splits" / "selections.csv")
+    paired = selections.pivot(index="seed", columns="method", values="accuracy")
+    d = paired["mdl"] - paired["cv"]
+    assert comparison["mean_difference"].iloc[0] == pytest.approx(d.mean())
+    e1 = pd.read_csv(results / "e1" / "summary.csv")
+    assert set(e1["dataset"]) == set(test_config["e1"]["datasets"])
+    # MDL trains on train + validation: a third more rows than random search
+    by = e1.set_index(["dataset", "method"])["n_train"]
+    for dataset in test_config["e1"]["datasets"]:
+        assert by[(dataset, "mdl")] > by[(dataset, "rs_validation")]
+    reproduction = pd.read_csv(results / "reproduction.csv")
+    assert reproduction["ours"].notna().all()
+    for grid in ("paper", "wide_c", "wide"):
+        for figure in ("fig1", "fig2", "fig3"):
+            assert (results / "figures" / grid / "seed0" / f"{figure}.png").stat().st_size > 1000

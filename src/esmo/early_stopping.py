@@ -8,15 +8,56 @@ configuration tables of the workflow, are validated by one function,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-#: The objectives a configuration can read on the validation data; a metric's code is its index.
-METRICS: tuple[str, ...] = ("accuracy", "hinge")
+#: The objectives a configuration can read; a metric's code is its index. Accuracy, hinge
+#: and the gradient-tuning paper's sigmoid-smoothed error and F-measure are read on the
+#: validation data; ``mdl_logistic``, the logistic description length of the MDL paper
+#: (../shared/notes/mdl-protocol.md section 7), on the training data alone, from the
+#: gradient the solver keeps: no validation data, no kernel values.
+METRICS: tuple[str, ...] = ("accuracy", "hinge", "mdl_logistic", "smoothed_error", "f_measure")
 _CODES = {name: code for code, name in enumerate(METRICS)}
+#: The built-in metric that needs no validation data.
+TRAINING_METRICS: frozenset[str] = frozenset({"mdl_logistic"})
+
+
+@dataclass(frozen=True)
+class Metric:
+    """A user's early-stopping objective: ``function(f_val, y_val) -> float``.
+
+    ``f_val`` holds the validation decision values ``f(x) = sum_i a_i y_i
+    K(x_i, x) - rho`` of the current iterate (computed afresh at each check, so
+    sweeps stay exact), ``y_val`` the labels in {-1, +1}. ``higher_is_better``
+    says which way it improves (by more than ``tol``). Pass it as an
+    :class:`EarlyStopping`'s ``metric``; e.g. the validation ROC AUC::
+
+        Metric("auc", lambda f, y: roc_auc_score(y, f), higher_is_better=True)
+    """
+
+    name: str
+    function: Callable[[np.ndarray, np.ndarray], float]
+    higher_is_better: bool
+
+    def __post_init__(self) -> None:
+        if not callable(self.function):
+            raise TypeError(
+                f"Metric {self.name!r}: function must be callable (f_val, y_val) -> float, "
+                f"got {type(self.function).__name__}."
+            )
+        if self.name in _CODES:
+            raise ValueError(
+                f"Metric name {self.name!r} is a built-in metric's; pass the string "
+                f"{self.name!r} instead, or choose another name."
+            )
+
+
+def reads_validation(metric: str | Metric) -> bool:
+    """Whether a metric is evaluated on validation data (all but ``mdl_logistic``)."""
+    return metric not in TRAINING_METRICS
 
 
 @dataclass(frozen=True)
@@ -24,9 +65,14 @@ class EarlyStopping:
     """One early-stopping configuration.
 
     Every ``interval`` (r) iterations the bias is recomputed and ``metric`` is
-    evaluated on the validation data: validation accuracy (improvement when
-    ``O - O_best > tol``) or mean hinge loss (improvement when
-    ``O_best - O > tol``). An improvement resets the remaining patience to
+    evaluated: validation accuracy (improvement when ``O - O_best > tol``),
+    mean validation hinge loss (improvement when ``O_best - O > tol``), or the
+    training set's logistic description length in bits per point,
+    ``DL_h / n = (1/2 #SV log2 n + sum_i log2(1 + exp(-y_i f_i))) / n``
+    (improvement when ``O_best - O > tol``; needs no validation data), or the
+    gradient-tuning paper's sigmoid-smoothed validation error (downwards) or
+    F-measure (upwards; :func:`esmo.solver.tracking.smoothed_objectives`), or a
+    user's :class:`Metric`. An improvement resets the remaining patience to
     ``patience`` and records the best iterate; otherwise patience drops by one,
     and the run stops when it falls below zero. The model returned is the iterate
     at the stop, or with ``restore_best`` the best iterate. If the solver
@@ -36,7 +82,7 @@ class EarlyStopping:
     patience: int
     tol: float
     interval: int = 1
-    metric: str = "accuracy"
+    metric: str | Metric = "accuracy"
     restore_best: bool = False
 
     def __post_init__(self) -> None:
@@ -62,7 +108,7 @@ class EarlyStopping:
         object.__setattr__(es, "patience", int(arrays["patience"][0]))
         object.__setattr__(es, "tol", float(arrays["tol"][0]))
         object.__setattr__(es, "interval", int(arrays["interval"][0]))
-        object.__setattr__(es, "metric", METRICS[arrays["metric"][0]])
+        object.__setattr__(es, "metric", metric_of(arrays, 0))
         object.__setattr__(es, "restore_best", bool(arrays["restore_best"][0]))
         return es
 
@@ -71,7 +117,8 @@ class EarlyStopping:
 class EarlyStoppingSet:
     """K early-stopping configurations as validated parallel arrays.
 
-    ``metric`` holds codes (0 accuracy, 1 hinge: indices into :data:`METRICS`).
+    ``metric`` holds codes: indices into :data:`METRICS`, then into
+    ``custom_metrics`` (the :class:`Metric` objects, in order of first use).
     Build it once per search with :meth:`of` and pass it to every sweep of that
     search: validating a table of 100 configurations costs about as much as a
     whole fit on the smallest LIBSVM datasets.
@@ -82,6 +129,7 @@ class EarlyStoppingSet:
     interval: np.ndarray
     metric: np.ndarray
     restore_best: np.ndarray | None = None
+    custom_metrics: tuple[Metric, ...] = ()
 
     def __post_init__(self) -> None:
         n = np.shape(self.patience)[0] if np.ndim(self.patience) else 0
@@ -92,11 +140,22 @@ class EarlyStoppingSet:
             "metric": self.metric,
             "restore_best": np.zeros(n, bool) if self.restore_best is None else self.restore_best,
         }
-        for name, a in validate_configurations(given).items():
+        for name, a in validate_configurations(given, custom=self.custom_metrics).items():
             object.__setattr__(self, name, a)
 
     def __len__(self) -> int:
         return self.patience.shape[0]
+
+    @property
+    def needs_validation(self) -> bool:
+        """Whether some configuration reads validation data (all metrics but mdl_logistic)."""
+        return bool(np.any(self.metric != _CODES["mdl_logistic"]))
+
+    @property
+    def higher_is_better(self) -> np.ndarray:
+        """Per metric code (built-ins, then ``custom_metrics``), whether it improves upwards."""
+        custom = [m.higher_is_better for m in self.custom_metrics]
+        return np.array([*_HIGHER_IS_BETTER, *custom], dtype=np.bool_)
 
     @classmethod
     def of(cls, configs: EarlyStoppingSet | Sequence[EarlyStopping] | Any) -> EarlyStoppingSet:
@@ -119,14 +178,16 @@ class EarlyStoppingSet:
                 )
         # each EarlyStopping was checked when it was made: the arrays need no second check
         checked = object.__new__(cls)
+        codes, custom = _metric_codes([c.metric for c in out])
         for name, values, dtype in (
             ("patience", [c.patience for c in out], np.int64),
             ("tol", [c.tol for c in out], np.float64),
             ("interval", [c.interval for c in out], np.int64),
-            ("metric", [_CODES[c.metric] for c in out], np.int64),
+            ("metric", codes, np.int64),
             ("restore_best", [c.restore_best for c in out], np.bool_),
         ):
             object.__setattr__(checked, name, np.array(values, dtype=dtype))
+        object.__setattr__(checked, "custom_metrics", custom)
         return checked
 
     @classmethod
@@ -149,6 +210,38 @@ class EarlyStoppingSet:
             column("metric", METRICS[0]),
             column("restore_best", False),
         )
+
+
+#: Per built-in metric, in METRICS order, whether it improves upwards.
+_HIGHER_IS_BETTER = (True, False, False, False, True)
+
+
+def _metric_codes(
+    metrics: Sequence[Any], custom: tuple[Metric, ...] = ()
+) -> tuple[np.ndarray, tuple[Metric, ...]]:
+    """Codes of metric names and :class:`Metric` objects (-1: unknown), and the custom ones.
+
+    A custom metric's code is ``len(METRICS)`` plus its place among the
+    custom metrics, in order of first use (after those ``custom`` already holds).
+    """
+    custom = list(custom)
+    codes = np.empty(len(metrics), dtype=np.int64)
+    for k, m in enumerate(metrics):
+        if isinstance(m, Metric):
+            if m not in custom:
+                custom.append(m)
+            codes[k] = len(METRICS) + custom.index(m)
+        else:
+            codes[k] = _CODES.get(str(m), -1)
+    return codes, tuple(custom)
+
+
+def metric_of(arrays: dict[str, Any], k: int) -> str | Metric:
+    """The metric of entry ``k`` of :func:`validate_configurations`'s arrays: name or object."""
+    code = int(arrays["metric"][k])
+    if code < len(METRICS):
+        return METRICS[code]
+    return arrays["custom_metrics"][code - len(METRICS)]
 
 
 def _whole(values: Any, name: str, low: int, what: str) -> np.ndarray:
@@ -176,8 +269,10 @@ LABELS: dict[str, str] = {
 
 
 def validate_configurations(
-    given: dict[str, Any], labels: dict[str, str] | None = None
-) -> dict[str, np.ndarray]:
+    given: dict[str, Any],
+    labels: dict[str, str] | None = None,
+    custom: tuple[Metric, ...] = (),
+) -> dict[str, Any]:
     """The early-stopping rules, once: writable contiguous arrays of the solver's dtypes.
 
     ``given`` maps each field to a 1-D sequence; ``labels`` names the fields in
@@ -203,15 +298,18 @@ def validate_configurations(
         raise ValueError(
             f"{label['tol']} must be a non-negative finite number, got {tol[~ok][0]!r}."
         )
-    metric = np.asarray(given["metric"])
+    metric = np.asarray(given["metric"], dtype=object if _holds_metric(given) else None)
     if metric.dtype.kind in "iu":
         codes = metric.astype(np.int64)
-        unknown = (codes < 0) | (codes >= len(METRICS))
+        unknown = (codes < 0) | (codes >= len(METRICS) + len(custom))
     else:
-        codes = np.array([_CODES.get(str(m), -1) for m in metric], dtype=np.int64)
+        codes, custom = _metric_codes(list(metric), tuple(custom))
         unknown = codes < 0
     if unknown.any():
-        raise ValueError(f"{label['metric']} must be one of {METRICS}, got {metric[unknown][0]!r}.")
+        raise ValueError(
+            f"{label['metric']} must be one of {METRICS} or an esmo.early_stopping.Metric, "
+            f"got {metric[unknown][0]!r}."
+        )
     restore = np.asarray(given["restore_best"])
     if restore.size and restore.dtype != bool:
         raise ValueError(f"{label['restore_best']} must hold booleans, got {restore.ravel()[0]!r}.")
@@ -221,4 +319,10 @@ def validate_configurations(
         "interval": interval,
         "metric": codes,
         "restore_best": restore.astype(bool, copy=True),
+        "custom_metrics": tuple(custom),
     }
+
+
+def _holds_metric(given: dict[str, Any]) -> bool:
+    """Whether the metric column holds :class:`Metric` objects (kept as objects, not strings)."""
+    return any(isinstance(m, Metric) for m in np.ravel(np.asarray(given["metric"], dtype=object)))

@@ -39,6 +39,7 @@ from esmo.estimators.smo_classifier import _binary_classes
 from esmo.nsvm.losses import alignment, nsvm3_loss, rbf
 from esmo.nsvm.networks import FeatureMap, check_network_output
 from esmo.solver.pegasos import (
+    check_pegasos_configs,
     pegasos_check,
     run_pegasos,
     start_pegasos_tracking,
@@ -82,7 +83,8 @@ class _Tracking:
                 "kept at every check); use restore_best=False."
             )
         y_eval = np.concatenate([y_val, y_test if y_test is not None else np.empty(0)])
-        self.tr = make_tracker(self.configs, y_eval, len(y_val), m, single)
+        check_pegasos_configs(self.configs)
+        self.tr = make_tracker(self.configs, y_eval, len(y_val), np.zeros(m), single)
         start_pegasos_tracking(self.tr, T)
         self.single = single
         self.has_test = y_test is not None

@@ -40,6 +40,39 @@ def as_features(X: Any, name: str, n_features: int | None = None) -> np.ndarray:
     return X
 
 
+def as_sample_weight(sample_weight: Any, n: int) -> np.ndarray:
+    """Per-point multipliers of ``C`` (SVC's ``sample_weight`` times the class weight); ones if None."""
+    if sample_weight is None:
+        return np.ones(n)
+    w = np.asarray(sample_weight, dtype=np.float64)
+    if w.ndim != 1 or w.shape[0] != n:
+        raise ValueError(
+            f"sample_weight must be 1-D with one weight per training point ({n}), "
+            f"got shape {w.shape}."
+        )
+    bad = ~(np.isfinite(w) & (w > 0))
+    if bad.any():
+        raise ValueError(
+            f"sample_weight must be positive and finite, got {float(w[bad][0])!r} at index "
+            f"{int(np.flatnonzero(bad)[0])}; instead of a zero weight, drop the point."
+        )
+    return w
+
+
+def as_linear_term(linear_term: Any, n: int) -> np.ndarray:
+    """The dual's linear term ``p`` (LIBSVM's ``p``), ``-1`` for every point if None."""
+    if linear_term is None:
+        return np.full(n, -1.0)
+    p = np.asarray(linear_term, dtype=np.float64)
+    if p.ndim != 1 or p.shape[0] != n:
+        raise ValueError(
+            f"linear_term must be 1-D with one value per training point ({n}), got shape {p.shape}."
+        )
+    if not np.isfinite(p).all():
+        raise ValueError("linear_term contains NaN or infinity; pass finite values.")
+    return p
+
+
 def as_problem(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     """The training arrays, checked: features, and labels of both classes."""
     X = as_features(X, "X")

@@ -27,21 +27,29 @@ from typing import Any
 import numpy as np
 from sklearn.utils import check_random_state
 
-from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
+from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
 from esmo.solver.compile import jit
 from esmo.solver.params import KERNELS
 from esmo.solver.sweep import SweepResult
 from esmo.solver.tracking import (
+    ACCURACY,
+    HINGE,
+    INCREMENTAL,
     LIMIT,
     N_ACTIVE,
+    N_INCREMENTAL,
     NEXT_EVENT,
     NO_CONFIGS,
     Tracker,
     check_bounds,
     deadline_after,
     make_tracker,
+    next_multiple,
     record_check,
 )
+
+#: the early-stopping metrics Pegasos reads (validation accuracy, mean hinge loss)
+PEGASOS_METRICS = (ACCURACY, HINGE)
 
 
 @dataclass(frozen=True)
@@ -109,15 +117,16 @@ def start_pegasos_tracking(tr, n_steps):
     tacc0 = np.mean(tr.positive[n_val:]) if m > n_val else np.nan
     for c in range(n_cfg):
         tr.deadline[c] = deadline_after(0, tr.patience[c], tr.interval[c], n_steps + 1)
-        tr.n_using[np.searchsorted(tr.intervals, tr.interval[c])] += 1
-        tr.best_obj[c] = 0.0 if tr.metric[c] == 0 else np.inf
+        tr.n_using[np.searchsorted(tr.intervals, tr.interval[c]), INCREMENTAL] += 1
+        tr.counters[N_INCREMENTAL] += 1
+        tr.best_obj[c] = 0.0 if tr.higher[tr.metric[c]] else np.inf
         tr.out_iter[c, 0] = -1
         tr.out_iter[c, 1] = 0
         tr.out_acc[c, 0] = np.nan
         tr.out_acc[c, 1] = np.nan
         tr.out_acc[c, 2] = acc0
         tr.out_acc[c, 3] = tacc0
-    tr.counters[NEXT_EVENT] = tr.intervals[0]
+    tr.counters[NEXT_EVENT] = next_multiple(tr, 0, INCREMENTAL)
     check_bounds(tr)
 
 
@@ -134,22 +143,30 @@ def pegasos_check(tr, t, lam, alpha):
     for v in range(n_val):
         correct += (S[v] >= 0.0) == (y_eval[v] > 0.0)
         hinge_sum += max(1.0 - y_eval[v] * S[v] * scale, 0.0)
-    acc = correct / n_val
-    hinge = hinge_sum / n_val
+    objectives = np.full(tr.bars.shape[0], np.nan)
+    objectives[ACCURACY] = correct / n_val
+    objectives[HINGE] = hinge_sum / n_val
     n_test = S.shape[0] - n_val
     correct = 0
     for v in range(n_val, S.shape[0]):
         correct += (S[v] >= 0.0) == (y_eval[v] > 0.0)
     tacc = correct / n_test if n_test > 0 else np.nan
-    record_check(tr, t, acc, hinge, tacc, 0.0, alpha)
+    record_check(tr, t, objectives, tacc, 0.0, alpha, INCREMENTAL)
     if counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
         return True
-    next_event = counters[LIMIT]
-    for u in range(tr.intervals.shape[0]):
-        if tr.n_using[u] > 0:
-            next_event = min(next_event, (t // tr.intervals[u] + 1) * tr.intervals[u])
-    counters[NEXT_EVENT] = next_event
+    counters[NEXT_EVENT] = next_multiple(tr, t, INCREMENTAL)
     return False
+
+
+def check_pegasos_configs(configs: EarlyStoppingSet) -> None:
+    """Pegasos's checks read validation accuracy and hinge loss only; others are rejected."""
+    other = sorted({int(m) for m in configs.metric} - set(PEGASOS_METRICS))
+    if other:
+        names = [METRICS[m] if m < len(METRICS) else f"custom metric {m}" for m in other]
+        raise ValueError(
+            f"Pegasos's early stopping reads metric 'accuracy' or 'hinge', not {names}; "
+            "give those configurations metric='accuracy' or 'hinge'."
+        )
 
 
 @jit
@@ -234,7 +251,8 @@ def run_pegasos(
     )
     y_eval = _signs(np.concatenate(parts_y), "y_val/y_test") if parts_y else np.empty(0)
     n_val = 0 if X_val is None else len(y_val)
-    tr = make_tracker(configs, y_eval, n_val, X.shape[0], stop_when_all_stopped)
+    check_pegasos_configs(configs)
+    tr = make_tracker(configs, y_eval, n_val, np.zeros(X.shape[0]), stop_when_all_stopped)
     if len(configs):
         start_pegasos_tracking(tr, len(indices))
     alpha = np.zeros(X.shape[0])

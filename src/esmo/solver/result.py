@@ -3,19 +3,26 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from esmo.solver.state import SolverState
 
 
 @dataclass(frozen=True)
 class SolverResult:
-    """Dual solution of ``min 0.5 a'Qa - e'a, 0 <= a <= C, y'a = 0``.
+    """Dual solution of ``min 0.5 a'Qa + p'a, 0 <= a_t <= C_t, y'a = 0`` (``p = -e`` by default).
 
     ``alpha`` holds the dual variables (non-negative, not multiplied by y), ``rho``
     is LIBSVM's bias so that ``f(x) = sum_i alpha_i y_i K(x_i, x) - rho``.
     ``n_iter`` counts pair updates; ``max_iter_reached`` tells whether the solver
     stopped on its iteration limit rather than on the KKT tolerance;
     ``stopped_early`` whether validation-based early stopping ended the run.
+    ``state`` is where esmo's solver left off (:mod:`esmo.solver.state`): what
+    a warm start continues from. ``max_time_reached`` and ``stopped_by_callback``
+    tell whether the wall-clock budget or the per-check hook ended the run.
     """
 
     alpha: np.ndarray
@@ -24,6 +31,28 @@ class SolverResult:
     max_iter_reached: bool
     stopped_early: bool = False
     objective: float = float("nan")
+    state: SolverState | None = None
+    max_time_reached: bool = False
+    stopped_by_callback: bool = False
+
+
+class CheckInfo(NamedTuple):
+    """What the per-check hook receives: the iteration, the objectives, the KKT gap.
+
+    One field per early-stopping metric (``esmo.early_stopping.METRICS``):
+    accuracy, mean hinge loss, the training set's logistic description length
+    in bits per point, the smoothed error and F-measure; each is NaN unless some
+    configuration reads it (accuracy: without validation data). ``gap`` is
+    ``m(a) - M(a)``, the maximal KKT violation the solver stops on (< tol).
+    """
+
+    n_iter: int
+    val_accuracy: float
+    val_hinge: float
+    dl_per_point: float
+    val_smoothed_error: float
+    val_f_measure: float
+    gap: float
 
 
 @dataclass

@@ -27,74 +27,103 @@ predicts +1 when ``f(x) > 0`` and -1 otherwise (LIBSVM's rule).
 
 from __future__ import annotations
 
+import functools
+import time
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
-from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
+from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
 from esmo.solver.compile import jit
-from esmo.solver.inputs import as_evaluation, as_problem
+from esmo.solver.inputs import as_evaluation, as_linear_term, as_problem, as_sample_weight
 from esmo.solver.kernels import kernel_diagonal, kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.predictions import final_predictions
-from esmo.solver.result import SolverResult, Tracking
-from esmo.solver.rho import LOWER, calculate_rho, move_free, rho_from_bounds, rho_from_free_list
+from esmo.solver.result import CheckInfo, SolverResult, Tracking
+from esmo.solver.rho import (
+    LOWER,
+    UPPER,
+    calculate_rho,
+    move_free,
+    rho_from_bounds,
+    rho_from_free_list,
+)
 from esmo.solver.row_cache import build_kernel_rows, get_row
+from esmo.solver.state import (
+    N_FREE,
+    N_ITER,
+    SolverState,
+    cold_state,
+    feasible_alphas,
+    save_counts,
+    seeded_state,
+)
 from esmo.solver.tracking import (
     N_ACTIVE,
+    N_INCREMENTAL,
     NEXT_EVENT,
+    NEXT_FRESH,
     NO_CONFIGS,
     advance,
     check,
+    fresh_check,
+    fresh_evaluation,
     make_tracker,
     start_tracking,
 )
 from esmo.solver.update import status_of, update_gradient, update_gradient_with_bounds, update_pair
 from esmo.solver.working_set import excluded_statuses, select_first_i, select_j
 
+#: Why :func:`smo_loop` returned.
+CONVERGED, ITERATION_LIMIT, EARLY_STOPPED, PAUSED = 0, 1, 2, 3
+
 
 @jit
-def smo_loop(y, QD, C, tol, max_iter, rows, tr, alpha, G, status):
-    """Run SMO from ``a = 0``; returns ``(n_iter, max_iter_reached)``.
+def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
+    """Run SMO from ``state`` until it converges or has made ``max_iter`` pair updates in all.
 
-    ``alpha``, ``G`` and ``status`` are filled in place, the tracker ``tr``
-    (:mod:`esmo.solver.tracking`) too. Rows carry the evaluation columns while
-    some configuration runs.
+    Returns why it stopped (``CONVERGED``, ``ITERATION_LIMIT``, ``EARLY_STOPPED``,
+    or ``PAUSED`` at a fresh check, which the caller evaluates, and after every
+    check when ``pause_at_checks``; rho at the pause is in ``tr.rho_now``). ``C`` holds each
+    point's upper bound. The state (:mod:`esmo.solver.state`) is updated in
+    place, so a paused or limited run continues exactly when called again; the
+    tracker ``tr`` (:mod:`esmo.solver.tracking`, started by ``start_tracking``)
+    too. Rows carry the evaluation columns while some configuration runs.
     """
     n = y.shape[0]
     m = tr.y_eval.shape[0]
     counters = tr.counters  # read every iteration: taken out of the tracker once
-    alpha[:] = 0.0
-    G[:] = -1.0
-    status[:] = LOWER
+    alpha, G, status, free, free_at = state.alpha, state.G, state.status, state.free, state.free_at
     low_excluded, up_excluded = excluded_statuses(y)
     scratch = np.empty(n)  # per-point candidate values of one pass
     low_val = np.empty(n)
-    free = np.empty(n, dtype=np.int64)  # the free vectors, for rho at checks
-    free_at = np.empty(n, dtype=np.int64)
-    n_free = 0
-    start_tracking(tr, y, G, status, max_iter)
+    n_iter = state.counts[N_ITER]
+    n_free = state.counts[N_FREE]
     i, Gmax = select_first_i(y, G, status)
-    n_iter = 0
     while True:
         if n_iter >= max_iter:
-            return n_iter, True
+            save_counts(state, n_iter, n_free)
+            return ITERATION_LIMIT
         if i == -1:
-            return n_iter, False
-        tracking = counters[N_ACTIVE] > 0
+            save_counts(state, n_iter, n_free)
+            return CONVERGED
+        tracking = counters[N_INCREMENTAL] > 0
         n_cols = n + m if tracking else n
         Ki = get_row(rows, i, n_cols)
         j, Gmax2 = select_j(Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val)
         if Gmax + Gmax2 < tol or j == -1:
-            return n_iter, False
+            save_counts(state, n_iter, n_free)
+            return CONVERGED
         n_iter += 1
         Kj = get_row(rows, j, n_cols)
 
         old_ai, old_aj = alpha[i], alpha[j]
         quad = QD[i] + QD[j] - 2.0 * np.float64(Ki[j])
-        ai, aj = update_pair(old_ai, old_aj, y[i], y[j], G[i], G[j], quad, C)
+        ai, aj = update_pair(old_ai, old_aj, y[i], y[j], G[i], G[j], quad, C[i], C[j])
         alpha[i], alpha[j] = ai, aj
-        st_i, st_j = status_of(ai, C), status_of(aj, C)
+        st_i, st_j = status_of(ai, C[i]), status_of(aj, C[j])
         n_free = move_free(free, free_at, n_free, i, status[i], st_i)
         n_free = move_free(free, free_at, n_free, j, status[j], st_j)
         status[i], status[j] = st_i, st_j
@@ -102,25 +131,98 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, alpha, G, status):
         cj = y[j] * (aj - old_aj)
 
         is_check = tracking and n_iter == counters[NEXT_EVENT]
+        is_fresh = n_iter == counters[NEXT_FRESH]
         rho = 0.0
-        if is_check and n_free == 0:
+        if (is_check or is_fresh) and n_free == 0:
             i, Gmax, lb = update_gradient_with_bounds(G, y, Ki, Kj, ci, cj, status)
             rho = rho_from_bounds(Gmax, lb)
         else:
             i, Gmax = update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch)
-            if is_check:
+            if is_check or is_fresh:
                 rho = rho_from_free_list(y, G, free, n_free)
 
-        if not tracking:
-            continue
-        # the evaluation columns as slices indexed from 0 (an index like Ki[n + v]
-        # could be negative as far as numba knows; its check stops vectorisation)
-        Ki_ev = Ki[n : n + m]
-        Kj_ev = Kj[n : n + m]
-        if not is_check:
-            advance(tr, Ki_ev, Kj_ev, ci, cj)
-        elif check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
-            return n_iter, False
+        if tracking:
+            # the evaluation columns as slices indexed from 0 (an index like Ki[n + v]
+            # could be negative as far as numba knows; its check stops vectorisation)
+            Ki_ev = Ki[n : n + m]
+            Kj_ev = Kj[n : n + m]
+            if not is_check:
+                advance(tr, Ki_ev, Kj_ev, ci, cj)
+            elif check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
+                save_counts(state, n_iter, n_free)
+                return EARLY_STOPPED
+        if is_fresh or (is_check and pause_at_checks):
+            tr.rho_now[0] = rho
+            save_counts(state, n_iter, n_free)
+            return PAUSED
+
+
+@functools.cache
+def blas_controller() -> ThreadpoolController:
+    """threadpoolctl's view of the loaded BLAS libraries, made once (a look takes milliseconds)."""
+    return ThreadpoolController()
+
+
+#: Why :func:`drive` ended a run, beyond :func:`smo_loop`'s reasons.
+TIME_LIMIT, CALLBACK_STOP = 4, 5
+
+#: Iterations :func:`drive` first runs between two looks at the clock.
+FIRST_SEGMENT = 1024
+
+
+def drive(
+    loop_args: tuple,
+    rows: Any,
+    tr: Any,
+    state: SolverState,
+    limit: int,
+    callback: Callable[[CheckInfo], Any] | None,
+    max_time: float | None,
+    fresh_sums: Callable[[np.ndarray], np.ndarray] | None,
+) -> int:
+    """Run :func:`smo_loop` to the end, pausing it for fresh checks, the hook and the clock.
+
+    At a fresh check the loop pauses, ``fresh_sums(alpha)`` gives the decision
+    values at the evaluation points from the current alphas, and
+    :func:`esmo.solver.tracking.fresh_check` reads them. With a ``callback`` the
+    loop also pauses after every other check; the callback gets a
+    :class:`~esmo.solver.result.CheckInfo`, and a true return ends the run.
+    With ``max_time`` (seconds) the loop runs in segments of iterations,
+    doubled while one takes under 10 ms, and the run ends at the first pause
+    past the budget: the one stopping rule that depends on the machine. Pauses
+    change nothing else: the state carries the run on exactly.
+    """
+    y, QD, upper, tol = loop_args
+    if callback is None and max_time is None and fresh_sums is None:
+        return smo_loop(y, QD, upper, tol, limit, rows, tr, state, False)
+    end = None if max_time is None else time.perf_counter() + max_time
+    segment = FIRST_SEGMENT
+    while True:
+        stop_at = limit if end is None else min(limit, state.n_iter + segment)
+        started = time.perf_counter()
+        reason = smo_loop(y, QD, upper, tol, stop_at, rows, tr, state, callback is not None)
+        if reason == PAUSED and state.n_iter == tr.counters[NEXT_FRESH]:
+            fresh_check(tr, state.n_iter, fresh_sums(state.alpha), y, state.G, state.alpha)
+            if tr.counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
+                return EARLY_STOPPED
+        if reason == PAUSED and callback is not None and callback(check_info(y, tr, state)):
+            return CALLBACK_STOP
+        if reason not in (PAUSED, ITERATION_LIMIT) or state.n_iter >= limit:
+            return reason
+        now = time.perf_counter()
+        if end is not None and now >= end:
+            return TIME_LIMIT
+        if reason == ITERATION_LIMIT and now - started < 0.01:
+            segment *= 2
+
+
+def check_info(y: np.ndarray, tr: Any, state: SolverState) -> CheckInfo:
+    """What the hook sees at a check: iteration, validation objectives, the KKT gap."""
+    yG = -y * state.G
+    up = np.where(y > 0, state.status != UPPER, state.status != LOWER)
+    low = np.where(y > 0, state.status != LOWER, state.status != UPPER)
+    objectives = (float(v) for v in tr.last[: len(METRICS)])  # users' metrics not shown
+    return CheckInfo(state.n_iter, *objectives, gap=float(yG[up].max() - yG[low].min()))
 
 
 def run_smo(
@@ -128,6 +230,9 @@ def run_smo(
     y: Any,
     params: SolverParams,
     *,
+    sample_weight: Any = None,
+    linear_term: Any = None,
+    state: SolverState | None = None,
     configs: EarlyStoppingSet | None = None,
     X_val: Any = None,
     y_val: Any = None,
@@ -135,54 +240,129 @@ def run_smo(
     y_test: Any = None,
     stop_when_all_stopped: bool = True,
     final_predictions_at_eval: bool = False,
+    callback: Callable[[CheckInfo], Any] | None = None,
+    max_time: float | None = None,
+    evaluation: str = "auto",
 ) -> tuple[SolverResult, Tracking | None]:
     """Solve the dual and track the early-stopping ``configs`` on ``(X_val, y_val)``.
+
+    The dual is LIBSVM's general form ``min 0.5 a'Qa + p'a, 0 <= a_t <= C_t,
+    y'a = 0`` with ``C_t = C * sample_weight[t]`` and ``p = linear_term``
+    (default ``-1``: the plain hinge loss). ``state`` continues an earlier run
+    on the same problem (its ``result.state``) exactly, or starts from a seeded
+    one (:func:`warm_state`); it is updated in place. ``max_iter`` counts the
+    state's iterations too.
 
     With ``stop_when_all_stopped`` the run ends as soon as every configuration
     has stopped (a real early-stopped fit); otherwise it runs to convergence
     (the sweep). For a single configuration with ``restore_best`` the result is
     its best iterate when it stopped early. ``final_predictions_at_eval`` adds
     the returned model's predictions at the evaluation points, equal to the
-    signs of fresh float64 decision values.
+    signs of fresh float64 decision values. ``callback`` and ``max_time``: see
+    :func:`drive`. ``evaluation`` says how checks read the validation (and test)
+    decision values: ``incremental`` (moved by every iteration's two changed
+    alphas), ``fresh`` (computed from the alphas at each check, the thesis's own
+    cost model), or ``auto``, each configuration by its interval
+    (:func:`esmo.solver.tracking.fresh_evaluation`).
     """
     X, y = as_problem(X, y)
     n = X.shape[0]
+    upper = params.C * as_sample_weight(sample_weight, n)
+    p = as_linear_term(linear_term, n)
+    if state is None:
+        state = cold_state(p)
+    elif state.alpha.shape[0] != n:
+        raise ValueError(
+            f"The starting state has {state.alpha.shape[0]} points but X has {n}; "
+            "warm starts need the same training set (or fit from scratch)."
+        )
     configs = configs if configs is not None else NO_CONFIGS
     blocks, y_eval, n_val = [], np.empty(0), 0
-    if len(configs):
+    if len(configs) and (configs.needs_validation or X_val is not None):
         blocks, y_eval, n_val = as_evaluation(X_val, y_val, X_test, y_test, X.shape[1])
     rows = build_kernel_rows(X, blocks, params)
-    tr = make_tracker(configs, y_eval, n_val, n, stop_when_all_stopped)
-    alpha, G = np.empty(n), np.empty(n)
-    status = np.empty(n, dtype=np.int8)
-    n_iter, hit_max = smo_loop(
-        y,
-        kernel_diagonal(X, params.kernel),
-        params.C,
-        params.tol,
-        params.iteration_limit(n),
-        rows,
-        tr,
-        alpha,
-        G,
-        status,
-    )
-    rho = float(calculate_rho(y, G, status))
-    objective = float(np.dot(alpha, G - 1.0) / 2.0)
-    stopped = tr.out_iter[:, 0] >= 0
-    stopped_early = len(configs) > 0 and bool(np.all(stopped))
-    if len(configs) == 1 and configs.restore_best[0] and stopped_early:
-        alpha, rho, objective = tr.best_alpha[0], float(tr.best_rho[0]), float("nan")
-    result = SolverResult(alpha, rho, int(n_iter), bool(hit_max), stopped_early, objective)
+    fresh = fresh_evaluation(configs, evaluation, n, X.shape[1])
+    tr = make_tracker(configs, y_eval, n_val, p, stop_when_all_stopped, fresh)
+    X_eval = np.concatenate(blocks) if blocks else X[:0]
+    if len(blocks) and state.alpha.any():  # a warm start: the sums of its alphas
+        tr.S[:] = evaluation_sums(X, y, state.alpha, X_eval, params)
+        tr.best_alpha[:] = state.alpha
+    limit = params.iteration_limit(n)
+    start_tracking(tr, y, state.G, state.status, limit, state.n_iter)
+    fresh_sums = None
+    if tr.fresh.any():
+
+        def fresh_sums(alpha: np.ndarray) -> np.ndarray:
+            sums = evaluation_sums(X, y, alpha, X_eval, params)
+            f_val = sums[:n_val] - tr.rho_now[0]
+            for code, metric in enumerate(configs.custom_metrics, start=len(METRICS)):
+                tr.last[code] = float(metric.function(f_val, y_eval[:n_val]))
+            return sums
+
+    loop_args = (y, kernel_diagonal(X, params.kernel), upper, params.tol)
+    reason = drive(loop_args, rows, tr, state, limit, callback, max_time, fresh_sums)
+    result = _result(y, p, state, tr, configs, reason)
     if not len(configs):
         return result, None
     predictions = None
-    if final_predictions_at_eval:
+    if final_predictions_at_eval and blocks:
+        alpha, rho = result.alpha, result.rho
         sv = np.flatnonzero(alpha > 0)
         # rows computed once no configuration was running lack evaluation columns
-        rows_hold_eval = not rows.blas and (tr.counters[N_ACTIVE] > 0 or stop_when_all_stopped)
+        rows_hold_eval = not rows.blas and (
+            tr.counters[N_INCREMENTAL] > 0 or (stop_when_all_stopped and not tr.fresh.any())
+        )
         predictions, _ = final_predictions(rows, sv, alpha[sv] * y[sv], n, rho, rows_hold_eval)
-    tracking = Tracking(
+    return result, _tracking(tr, configs, predictions)
+
+
+def evaluation_sums(
+    X: np.ndarray, y: np.ndarray, alpha: np.ndarray, X_eval: np.ndarray, params: SolverParams
+) -> np.ndarray:
+    """``sum_i a_i y_i K(x_i, x)`` at the evaluation points, from scratch (float64, BLAS).
+
+    On one BLAS thread: the same sums on any machine (a sweep and a separate
+    fit must agree to the bit), and no thread start-up on small products.
+    """
+    sv = np.flatnonzero(alpha)
+    if not sv.size:
+        return np.zeros(X_eval.shape[0])
+    with blas_controller().limit(limits=1, user_api="blas"):
+        K = kernel_matrix(X_eval, X[sv], params.kernel, params.gamma)
+        return K @ (alpha[sv] * y[sv])
+
+
+def _result(
+    y: np.ndarray,
+    p: np.ndarray,
+    state: SolverState,
+    tr: Any,
+    configs: EarlyStoppingSet,
+    reason: int,
+) -> SolverResult:
+    """The model a run returns: where it ended, or a restore_best fit's best iterate."""
+    alpha, G, status = state.alpha.copy(), state.G, state.status
+    rho = float(calculate_rho(y, G, status))
+    objective = float(np.dot(alpha, G + p) / 2.0)
+    stopped_early = len(configs) > 0 and bool(np.all(tr.out_iter[:, 0] >= 0))
+    if len(configs) == 1 and configs.restore_best[0] and stopped_early:
+        alpha, rho, objective = tr.best_alpha[0], float(tr.best_rho[0]), float("nan")
+    return SolverResult(
+        alpha,
+        rho,
+        state.n_iter,
+        reason == ITERATION_LIMIT,
+        stopped_early,
+        objective,
+        state,
+        max_time_reached=reason == TIME_LIMIT,
+        stopped_by_callback=reason == CALLBACK_STOP,
+    )
+
+
+def _tracking(tr: Any, configs: EarlyStoppingSet, predictions: np.ndarray | None) -> Tracking:
+    """Every configuration's outcome, copied out of the tracker."""
+    return Tracking(
         stop_iter=tr.out_iter[:, 0].copy(),
         val_accuracy=tr.out_acc[:, 0].copy(),
         test_accuracy=tr.out_acc[:, 1].copy(),
@@ -194,7 +374,37 @@ def run_smo(
         eval_sums=tr.S,
         final_predictions=predictions,
     )
-    return result, tracking
+
+
+def warm_state(
+    X: Any,
+    y: Any,
+    alpha: Any,
+    params: SolverParams,
+    *,
+    sample_weight: Any = None,
+    linear_term: Any = None,
+) -> SolverState:
+    """A starting state at ``alpha`` (from another ``C``, kernel or weights), made feasible.
+
+    The alphas are clipped into this problem's box and ``y'a = 0`` repaired
+    (:func:`esmo.solver.state.feasible_alphas`); the gradient is computed afresh
+    in float64 from the support vectors' kernel columns. The state's count
+    starts at 0.
+    """
+    X, y = as_problem(X, y)
+    n = X.shape[0]
+    alpha = np.asarray(alpha, dtype=np.float64)
+    if alpha.shape != (n,):
+        raise ValueError(
+            f"alpha must hold one value per training point ({n}), got shape {alpha.shape}; "
+            "warm starts need the same training set."
+        )
+    upper = params.C * as_sample_weight(sample_weight, n)
+    alpha = feasible_alphas(alpha, y, upper)
+    sv = np.flatnonzero(alpha)
+    Qa = y * (kernel_matrix(X, X[sv], params.kernel, params.gamma) @ (alpha[sv] * y[sv]))
+    return seeded_state(alpha, y, upper, as_linear_term(linear_term, n), Qa)
 
 
 def solve_smo(
@@ -204,13 +414,15 @@ def solve_smo(
     early_stopping: EarlyStopping | None = None,
     X_val: Any = None,
     y_val: Any = None,
+    evaluation: str = "auto",
     **solver_params: Any,
 ) -> SolverResult:
     """Train a binary SVM by SMO (labels in {-1, +1}); optionally early-stopped.
 
     ``solver_params`` are the fields of :class:`~esmo.solver.params.SolverParams`
     (``kernel, C, gamma, tol, max_iter, cache_size_mb, kernel_dtype``), with its
-    defaults. ``early_stopping`` is read on ``(X_val, y_val)``. Kernel rows are
+    defaults. ``early_stopping`` is read on ``(X_val, y_val)``, its decision
+    values as ``evaluation`` says (see :func:`run_smo`). Kernel rows are
     computed when a point first enters a working pair and kept while
     ``n x (n + n_val)`` of them fit ``cache_size_mb``, else cached LRU
     (:mod:`esmo.solver.row_cache`).
@@ -219,7 +431,9 @@ def solve_smo(
     if early_stopping is None:
         return run_smo(X, y, params)[0]
     configs = EarlyStoppingSet.of([early_stopping])
-    return run_smo(X, y, params, configs=configs, X_val=X_val, y_val=y_val)[0]
+    return run_smo(X, y, params, configs=configs, X_val=X_val, y_val=y_val, evaluation=evaluation)[
+        0
+    ]
 
 
 def decision_values(

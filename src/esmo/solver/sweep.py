@@ -66,12 +66,13 @@ class SweepResult:
 def sweep_early_stopping(
     X_train: Any,
     y_train: Any,
-    X_val: Any,
-    y_val: Any,
+    X_val: Any | None,
+    y_val: Any | None,
     configs: EarlyStoppingSet | Sequence[EarlyStopping] | Any,
     *,
     X_test: Any = None,
     y_test: Any = None,
+    evaluation: str = "auto",
     **solver_params: Any,
 ) -> SweepResult:
     """Outcome of ``K`` early-stopped fits from one SMO run to convergence (labels in {-1, +1}).
@@ -82,8 +83,13 @@ def sweep_early_stopping(
     configuration that never runs out of patience ends where the solver
     converges, with the reference run's values. Validation and test decision
     values are tracked only while some configuration is still running.
+    Configurations that read the description length alone (``mdl_logistic``)
+    need no validation data: ``X_val`` and ``y_val`` may then be None, and the
+    accuracies are NaN.
     ``configs`` is anything :meth:`EarlyStoppingSet.of` takes; a search that
     sweeps the same configurations many times validates them once with it.
+    ``evaluation`` says how checks read the decision values (``run_smo``'s);
+    every choice keeps the sweep equal to separate fits with the same one.
     ``solver_params`` are the fields of :class:`~esmo.solver.params.SolverParams`.
     """
     configs = EarlyStoppingSet.of(configs)
@@ -101,12 +107,16 @@ def sweep_early_stopping(
         y_test=y_test,
         stop_when_all_stopped=False,
         final_predictions_at_eval=True,
+        evaluation=evaluation,
     )
-    assert track is not None and track.final_predictions is not None
-    n_val = len(y_val)
+    assert track is not None
+    ref_val = ref_test = float("nan")  # without evaluation data (description length only)
     pred = track.final_predictions
-    ref_val = float(np.mean(pred[:n_val] == np.asarray(y_val)))
-    ref_test = float(np.mean(pred[n_val:] == np.asarray(y_test))) if has_test else float("nan")
+    if pred is not None:
+        n_val = len(y_val)
+        ref_val = float(np.mean(pred[:n_val] == np.asarray(y_val)))
+        if has_test:
+            ref_test = float(np.mean(pred[n_val:] == np.asarray(y_test)))
     reference = {
         "n_iter": result.n_iter,
         "max_iter_reached": result.max_iter_reached,

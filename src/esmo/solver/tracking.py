@@ -23,20 +23,32 @@ from typing import NamedTuple
 
 import numpy as np
 
-from esmo.early_stopping import EarlyStoppingSet
+from esmo.early_stopping import METRICS, EarlyStoppingSet
 from esmo.solver.compile import jit
 from esmo.solver.rho import calculate_rho
 
 # indices of Tracker.counters and Tracker.bars
-N_ACTIVE, NEXT_EVENT, NEXT_DEADLINE, LIMIT = 0, 1, 2, 3
-ACC_BAR, HINGE_BAR = 0, 1
+N_ACTIVE, NEXT_EVENT, NEXT_DEADLINE, LIMIT, N_INCREMENTAL, NEXT_FRESH = 0, 1, 2, 3, 4, 5
+#: How a configuration's checks read the decision values (Tracker.n_using's columns).
+INCREMENTAL, FRESH = 0, 1
+# the built-in metric codes (indices into esmo.early_stopping.METRICS); users' Metric
+# objects come after them (EarlyStoppingSet.custom_metrics), read at fresh checks only
+ACCURACY, HINGE, MDL_LOGISTIC, SMOOTHED_ERROR, F_MEASURE = 0, 1, 2, 3, 4
+N_BUILT_IN = len(METRICS)
+
+#: The sigmoid's sharpness of the smoothed error and F-measure, t in theta_1 = t / sigma
+#: (the gradient-tuning paper's direct method; gradient-hpo-protocol.md section 2).
+SMOOTHING_T = 10.0
 
 
 class Tracker(NamedTuple):
     """Configurations, evaluation data and state of the tracked early-stopping state machines.
 
     ``out_iter[c] = (stop_iter, best_iter)``, ``out_acc[c] = (val, test, best_val,
-    best_test)``. ``best_alpha[keep_row[c]]`` and ``best_rho[c]`` hold the best
+    best_test)``; ``last`` holds the last check's validation accuracy, hinge
+    loss and description length per training point (NaN where no configuration
+    reads it), for the per-check hook. ``linear_term`` is the dual's ``p``,
+    which the description length needs to read ``f`` off the gradient. ``best_alpha[keep_row[c]]`` and ``best_rho[c]`` hold the best
     iterate of every configuration with ``keep_row[c] >= 0`` (``restore_best``).
     """
 
@@ -52,6 +64,7 @@ class Tracker(NamedTuple):
     best_obj: np.ndarray
     deadline: np.ndarray
     active: np.ndarray
+    fresh: np.ndarray
     intervals: np.ndarray
     n_using: np.ndarray
     out_iter: np.ndarray
@@ -60,23 +73,45 @@ class Tracker(NamedTuple):
     best_rho: np.ndarray
     counters: np.ndarray
     bars: np.ndarray
+    last: np.ndarray
+    rho_now: np.ndarray
+    linear_term: np.ndarray
     need_hinge: bool
+    need_mdl: bool
+    need_smoothed: bool
+    higher: np.ndarray
     stop_when_all_stopped: bool
 
 
 def make_tracker(
-    configs: EarlyStoppingSet, y_eval: np.ndarray, n_val: int, n: int, stop_when_all_stopped: bool
+    configs: EarlyStoppingSet,
+    y_eval: np.ndarray,
+    n_val: int,
+    linear_term: np.ndarray,
+    stop_when_all_stopped: bool,
+    fresh: np.ndarray | None = None,
 ) -> Tracker:
-    """A tracker of ``configs`` on the evaluation labels (validation then test), before the run."""
+    """A tracker of ``configs`` on the evaluation labels (validation then test), before the run.
+
+    ``fresh[c]`` makes configuration ``c`` read decision values computed afresh
+    at its checks (:func:`fresh_check`) instead of the incremental ones.
+    """
     if len(configs) == 0:
         return NO_TRACKING
-    return _new_tracker(configs, y_eval, n_val, n, stop_when_all_stopped)
+    fresh = np.zeros(len(configs), dtype=np.bool_) if fresh is None else fresh
+    return _new_tracker(configs, y_eval, n_val, linear_term, stop_when_all_stopped, fresh)
 
 
 def _new_tracker(
-    configs: EarlyStoppingSet, y_eval: np.ndarray, n_val: int, n: int, stop_when_all_stopped: bool
+    configs: EarlyStoppingSet,
+    y_eval: np.ndarray,
+    n_val: int,
+    linear_term: np.ndarray,
+    stop_when_all_stopped: bool,
+    fresh: np.ndarray,
 ) -> Tracker:
     k = len(configs)
+    n = linear_term.shape[0]
     keep_row = np.where(configs.restore_best, np.cumsum(configs.restore_best) - 1, -1)
     intervals = np.unique(configs.interval) if k else np.ones(1, dtype=np.int64)
     return Tracker(
@@ -92,15 +127,24 @@ def _new_tracker(
         best_obj=np.empty(k),
         deadline=np.empty(k, dtype=np.int64),
         active=np.ones(k, dtype=np.bool_),
+        fresh=np.asarray(fresh, dtype=np.bool_),
         intervals=intervals,
-        n_using=np.zeros(intervals.shape[0], dtype=np.int64),
+        n_using=np.zeros((intervals.shape[0], 2), dtype=np.int64),
         out_iter=np.empty((k, 2), dtype=np.int64),
         out_acc=np.empty((k, 4)),
         best_alpha=np.zeros((int(np.count_nonzero(configs.restore_best)), n)),
         best_rho=np.zeros(k),
-        counters=np.array([k, 0, 0, 0], dtype=np.int64),
-        bars=np.empty(2),
-        need_hinge=bool(k > 0 and configs.metric.max() == 1),
+        counters=np.array([k, 0, 0, 0, 0, -1], dtype=np.int64),
+        bars=np.empty(len(configs.higher_is_better)),
+        last=np.full(len(configs.higher_is_better), np.nan),
+        rho_now=np.zeros(1),
+        linear_term=linear_term,
+        need_hinge=bool(np.any(configs.metric == HINGE)),
+        need_mdl=bool(np.any(configs.metric == MDL_LOGISTIC)),
+        need_smoothed=bool(
+            np.any((configs.metric >= SMOOTHED_ERROR) & (configs.metric <= F_MEASURE))
+        ),
+        higher=configs.higher_is_better,
         stop_when_all_stopped=bool(stop_when_all_stopped),
     )
 
@@ -108,7 +152,7 @@ def _new_tracker(
 #: No configuration, and the tracker of a run without early stopping: no step writes
 #: to it, so runs share it.
 NO_CONFIGS = EarlyStoppingSet.of([])
-NO_TRACKING = _new_tracker(NO_CONFIGS, np.empty(0), 0, 0, True)
+NO_TRACKING = _new_tracker(NO_CONFIGS, np.empty(0), 0, np.empty(0), True, np.empty(0, bool))
 
 
 @jit(inline="always")
@@ -123,33 +167,53 @@ def deadline_after(start, patience, interval, limit):
 def check_bounds(tr):
     """Bounds that tell a check whether any running configuration can change state.
 
-    An accuracy configuration improves only if ``acc - best > tol``, so only if
-    ``acc`` exceeds ``best + tol`` less rounding (1e-9 covers it: for tol >= 1 no
-    accuracy can improve; for tol = 0 no slack is needed, ``acc - best > 0``
-    being ``acc > best``, so an accuracy equal to the best reads no
-    configuration); a hinge one only if ``hinge < best``. Without either, only a
-    configuration at its deadline changes: it stops.
+    ``bars[m]`` is that bound for metric ``m``. A configuration whose metric
+    improves upwards (accuracy, F-measure) improves only if ``obj - best >
+    tol``, so only if ``obj`` exceeds ``best + tol`` less rounding (1e-9 covers
+    it: for tol = 0 no slack is needed, ``obj - best > 0`` being ``obj >
+    best``, so a value equal to the best reads no configuration); one whose
+    metric improves downwards (hinge, description length, smoothed error) only
+    if ``obj`` is below its best. Without any of these, only a configuration at
+    its deadline changes: it stops. Only incremental configurations count: a
+    fresh check (:func:`fresh_check`) always reads its configurations.
     """
-    acc_bar = np.inf
-    hinge_bar = -np.inf
+    bars, higher = tr.bars, tr.higher
+    for m in range(bars.shape[0]):
+        bars[m] = np.inf if higher[m] else -np.inf
     next_deadline = tr.counters[LIMIT]
     for c in range(tr.active.shape[0]):
-        if not tr.active[c]:
+        if not tr.active[c] or tr.fresh[c]:
             continue
-        if tr.metric[c] == 0:
+        m = tr.metric[c]
+        if higher[m]:
             slack = 1e-9 if tr.tol[c] > 0.0 else 0.0
-            acc_bar = min(acc_bar, tr.best_obj[c] + tr.tol[c] - slack)
+            bars[m] = min(bars[m], tr.best_obj[c] + tr.tol[c] - slack)
         else:
-            hinge_bar = max(hinge_bar, tr.best_obj[c])
+            bars[m] = max(bars[m], tr.best_obj[c])
         next_deadline = min(next_deadline, tr.deadline[c])
-    tr.bars[ACC_BAR] = acc_bar
-    tr.bars[HINGE_BAR] = hinge_bar
     tr.counters[NEXT_DEADLINE] = next_deadline
 
 
 @jit
-def start_tracking(tr, y, G, status, max_iter):
-    """Set every configuration at iteration 0 (all alphas 0): deadlines, the start values, bounds.
+def any_can_improve(objectives, bars, higher):
+    """Whether some metric's value passes its bar (:func:`check_bounds`); NaN passes none."""
+    for m in range(bars.shape[0]):
+        if higher[m]:
+            if objectives[m] > bars[m]:
+                return True
+        elif objectives[m] < bars[m]:
+            return True
+    return False
+
+
+@jit
+def start_tracking(tr, y, G, status, max_iter, n_iter):
+    """Set every configuration at iteration ``n_iter``: deadlines, the start values, bounds.
+
+    A run from ``a = 0`` starts at 0 with ``S = 0``; a warm-started one at its
+    state's count, with ``S`` computed for its alphas. Checks stay at the
+    multiples of each interval, so a configuration's patience counts from the
+    last multiple at or before the start.
 
     Without configurations nothing is written: the run shares :data:`NO_TRACKING`.
     """
@@ -159,21 +223,35 @@ def start_tracking(tr, y, G, status, max_iter):
     tr.counters[LIMIT] = max_iter + 1
     rho0 = calculate_rho(y, G, status)
     m = tr.y_eval.shape[0]
-    acc0 = eval_accuracy(tr.S, tr.y_eval, 0, tr.n_val, rho0)
+    acc0 = eval_accuracy(tr.S, tr.y_eval, 0, tr.n_val, rho0)  # NaN without validation data
     tacc0 = eval_accuracy(tr.S, tr.y_eval, tr.n_val, m, rho0)
     for c in range(n_cfg):
-        tr.deadline[c] = deadline_after(0, tr.patience[c], tr.interval[c], max_iter + 1)
-        tr.n_using[np.searchsorted(tr.intervals, tr.interval[c])] += 1
-        tr.best_obj[c] = 0.0 if tr.metric[c] == 0 else np.inf
+        start = n_iter // tr.interval[c] * tr.interval[c]
+        tr.deadline[c] = deadline_after(start, tr.patience[c], tr.interval[c], max_iter + 1)
+        kind = FRESH if tr.fresh[c] else INCREMENTAL
+        tr.n_using[np.searchsorted(tr.intervals, tr.interval[c]), kind] += 1
+        tr.counters[N_INCREMENTAL] += kind == INCREMENTAL
+        tr.best_obj[c] = 0.0 if tr.higher[tr.metric[c]] else np.inf
         tr.best_rho[c] = rho0
         tr.out_iter[c, 0] = -1
-        tr.out_iter[c, 1] = 0
+        tr.out_iter[c, 1] = n_iter
         tr.out_acc[c, 0] = np.nan
         tr.out_acc[c, 1] = np.nan
         tr.out_acc[c, 2] = acc0
         tr.out_acc[c, 3] = tacc0
-    tr.counters[NEXT_EVENT] = tr.intervals[0]
+    tr.counters[NEXT_EVENT] = next_multiple(tr, n_iter, INCREMENTAL)
+    tr.counters[NEXT_FRESH] = next_multiple(tr, n_iter, FRESH)
     check_bounds(tr)
+
+
+@jit
+def next_multiple(tr, n_iter, kind):
+    """The next check of ``kind`` after ``n_iter``: the next multiple of an interval in use."""
+    next_event = tr.counters[LIMIT]
+    for u in range(tr.intervals.shape[0]):
+        if tr.n_using[u, kind] > 0:
+            next_event = min(next_event, (n_iter // tr.intervals[u] + 1) * tr.intervals[u])
+    return next_event
 
 
 @jit
@@ -195,23 +273,25 @@ def advance(tr, Ki_ev, Kj_ev, ci, cj):
 
 
 @jit
-def record_check(tr, n_iter, acc, hinge, tacc, rho, alpha):
-    """Step the state machine of every configuration that checks at ``n_iter``."""
+def record_check(tr, n_iter, objectives, tacc, rho, alpha, kind):
+    """Step the state machine of every configuration of ``kind`` that checks at ``n_iter``.
+
+    ``objectives`` holds the check's value of each metric, by its code.
+    """
     limit = tr.counters[LIMIT]
     for c in range(tr.patience.shape[0]):
-        if not tr.active[c] or n_iter % tr.interval[c] != 0:
+        if not tr.active[c] or tr.fresh[c] != (kind == FRESH) or n_iter % tr.interval[c] != 0:
             continue
-        if tr.metric[c] == 0:
-            obj = acc
+        obj = objectives[tr.metric[c]]
+        if tr.higher[tr.metric[c]]:
             improved = obj - tr.best_obj[c] > tr.tol[c]
         else:
-            obj = hinge
             improved = tr.best_obj[c] - obj > tr.tol[c]
         if improved:
             tr.best_obj[c] = obj
             tr.deadline[c] = deadline_after(n_iter, tr.patience[c], tr.interval[c], limit)
             tr.out_iter[c, 1] = n_iter
-            tr.out_acc[c, 2] = acc
+            tr.out_acc[c, 2] = objectives[ACCURACY]
             tr.out_acc[c, 3] = tacc
             if tr.keep_row[c] >= 0:
                 tr.best_alpha[tr.keep_row[c]] = alpha
@@ -219,15 +299,73 @@ def record_check(tr, n_iter, acc, hinge, tacc, rho, alpha):
         elif tr.deadline[c] == n_iter:
             tr.active[c] = False
             tr.counters[N_ACTIVE] -= 1
-            tr.n_using[np.searchsorted(tr.intervals, tr.interval[c])] -= 1
+            tr.counters[N_INCREMENTAL] -= kind == INCREMENTAL
+            tr.n_using[np.searchsorted(tr.intervals, tr.interval[c]), kind] -= 1
             tr.out_iter[c, 0] = n_iter
-            tr.out_acc[c, 0] = acc
+            tr.out_acc[c, 0] = objectives[ACCURACY]
             tr.out_acc[c, 1] = tacc
     check_bounds(tr)
 
 
+@jit
+def description_length(y, G, p, alpha, rho):
+    """Logistic description length of the training set per point, in bits: ``DL_h / n``.
+
+    ``DL_h = 1/2 #{a_t > 0} log2 n + sum_t log2(1 + exp(-y_t f_t))`` with the
+    training decision values read off the gradient, ``f_t = y_t (G_t - p_t) -
+    rho`` (``G = Qa + p``): ``O(n)``, no kernel value.
+    """
+    n = y.shape[0]
+    n_sv = 0
+    nats = 0.0
+    for t in range(n):
+        n_sv += alpha[t] > 0.0
+        margin = G[t] - p[t] - y[t] * rho  # y_t f_t
+        nats += np.logaddexp(0.0, -margin)
+    return (0.5 * n_sv * np.log2(n) + nats / np.log(2.0)) / n
+
+
+@jit
+def smoothed_objectives(S, y_eval, n_val, rho, out):
+    """The sigmoid-smoothed validation error and F-measure, into ``out`` by metric code.
+
+    The gradient-tuning paper's direct method: each correct/incorrect count
+    ``1[y o > 0]`` becomes ``s = 1 / (1 + exp(-theta_1 y o))`` with ``theta_1 =
+    t / sigma``, sigma the population std of the validation outputs ``o = S -
+    rho`` (so the value does not change when every output is rescaled).
+    Error ``= mean(1 - s)``; F ``= 2 tp / (n_+ + tp + fp)`` with ``tp`` the sum
+    of ``s`` over positives and ``fp`` that of ``1 - s`` over negatives. With
+    every output equal (sigma = 0) the counts are the hard ones.
+    """
+    total = 0.0
+    for v in range(n_val):
+        total += S[v]
+    mean = total / n_val - rho
+    spread = 0.0
+    for v in range(n_val):
+        d = S[v] - rho - mean
+        spread += d * d
+    sigma = np.sqrt(spread / n_val)
+    n_pos = 0
+    tp = 0.0
+    fp = 0.0
+    for v in range(n_val):
+        margin = y_eval[v] * (S[v] - rho)
+        if sigma > 0.0:
+            s = 1.0 / (1.0 + np.exp(-SMOOTHING_T / sigma * margin))
+        else:
+            s = 1.0 if margin > 0.0 else 0.0
+        if y_eval[v] > 0.0:
+            n_pos += 1
+            tp += s
+        else:
+            fp += 1.0 - s
+    out[SMOOTHED_ERROR] = (n_pos - tp + fp) / n_val
+    out[F_MEASURE] = 2.0 * tp / (n_pos + tp + fp)
+
+
 @jit(inline="always")
-def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
+def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
     """A check: move the decision values, read the objectives, step the state machines.
 
     The validation pass is branch-free (adding ``max(h, 0)`` equals adding only
@@ -256,8 +394,15 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
             s = S[v] + Ki_ev[v] * ci + Kj_ev[v] * cj
             S[v] = s
             correct += (s - rho > 0.0) == positive[v]
-    acc = correct / n_val
-    scan = acc > bars[ACC_BAR] or hinge < bars[HINGE_BAR] or n_iter >= counters[NEXT_DEADLINE]
+    acc = correct / n_val if n_val > 0 else np.nan
+    dl = description_length(y, G, tr.linear_term, alpha, rho) if tr.need_mdl else np.nan
+    last = tr.last
+    last[ACCURACY] = acc
+    last[HINGE] = hinge
+    last[MDL_LOGISTIC] = dl
+    if tr.need_smoothed:
+        smoothed_objectives(S, tr.y_eval, n_val, rho, last)
+    scan = n_iter >= counters[NEXT_DEADLINE] or any_can_improve(last, bars, tr.higher)
     S_te, Ki_te, Kj_te = S[n_val:], Ki_ev[n_val:], Kj_ev[n_val:]
     n_test = S_te.shape[0]
     if scan:
@@ -268,17 +413,79 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, alpha):
             S_te[v] = s
             correct += (s - rho > 0.0) == positive_te[v]
         tacc = correct / n_test if n_test > 0 else np.nan
-        record_check(tr, n_iter, acc, hinge, tacc, rho, alpha)
+        record_check(tr, n_iter, last, tacc, rho, alpha, INCREMENTAL)
     else:
         for v in range(n_test):
             S_te[v] += Ki_te[v] * ci + Kj_te[v] * cj
     if counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
         return True
-    # the next check: the next multiple of an interval still in use
-    intervals, n_using = tr.intervals, tr.n_using
-    next_event = counters[LIMIT]
-    for u in range(intervals.shape[0]):
-        if n_using[u] > 0:
-            next_event = min(next_event, (n_iter // intervals[u] + 1) * intervals[u])
-    counters[NEXT_EVENT] = next_event
+    counters[NEXT_EVENT] = next_multiple(tr, n_iter, INCREMENTAL)
     return False
+
+
+@jit
+def fresh_check(tr, n_iter, sums, y, G, alpha):
+    """A check of the fresh configurations on ``sums = sum_i a_i y_i K(x_i, x)`` computed afresh.
+
+    The loop paused at ``n_iter`` with its rho in ``tr.rho_now``; the caller
+    computed ``sums`` at the evaluation points from the current alphas alone,
+    so the values, and the stop, are the same in any run that reaches these
+    alphas, whatever else it tracks. Objectives as in :func:`check`.
+    """
+    rho = tr.rho_now[0]
+    y_eval, n_val, last = tr.y_eval, tr.n_val, tr.last
+    correct = 0
+    hinge_sum = 0.0
+    for v in range(n_val):
+        f = sums[v] - rho
+        correct += (f > 0.0) == (y_eval[v] > 0.0)
+        hinge_sum += max(1.0 - y_eval[v] * f, 0.0)
+    last[ACCURACY] = correct / n_val if n_val > 0 else np.nan
+    last[HINGE] = hinge_sum / n_val if tr.need_hinge else np.nan
+    last[MDL_LOGISTIC] = (
+        description_length(y, G, tr.linear_term, alpha, rho) if tr.need_mdl else np.nan
+    )
+    if tr.need_smoothed:
+        smoothed_objectives(sums, y_eval, n_val, rho, last)
+    tacc = eval_accuracy(sums, y_eval, n_val, y_eval.shape[0], rho)
+    record_check(tr, n_iter, last, tacc, rho, alpha, FRESH)
+    tr.counters[NEXT_FRESH] = next_multiple(tr, n_iter, FRESH)
+
+
+#: How checks may read the decision values (``run_smo``'s ``evaluation``).
+EVALUATIONS: tuple[str, ...] = ("auto", "incremental", "fresh")
+
+#: ``auto`` never evaluates afresh below this interval.
+FRESH_FROM_INTERVAL = 256
+
+#: ``auto``'s cost model: a fresh check costs about ``n_sv * m * d`` multiply-adds in
+#: BLAS, incremental tracking about ``m * FRESH_EXCHANGE_RATE`` of them per iteration
+#: (its update and the evaluation columns of new kernel rows), with n_sv at most n;
+#: calibrated by benchmarks/bench_solver.py (table 2).
+FRESH_EXCHANGE_RATE = 4.0
+
+
+def fresh_evaluation(configs: EarlyStoppingSet, evaluation: str, n: int, d: int) -> np.ndarray:
+    """Which configurations read decision values computed afresh at their checks.
+
+    ``incremental``: none; ``fresh``: all (the thesis's cost model: predictions
+    recomputed at every check); ``auto``: those whose interval ``r`` makes a
+    fresh check cheaper than ``r`` iterations of incremental tracking, by
+    :data:`FRESH_EXCHANGE_RATE` with every point a support vector (``r >= n d /
+    rate``), and at least :data:`FRESH_FROM_INTERVAL`. The choice is the
+    configuration's own (from its interval and the problem's size), never the
+    run's, so a sweep and a separate fit read the same values and stop alike.
+    ``mdl_logistic`` reads no decision value: it is tracked incrementally
+    (it costs nothing between checks). A user's :class:`~esmo.early_stopping.Metric`
+    is evaluated in Python, always at fresh checks.
+    """
+    if evaluation not in EVALUATIONS:
+        raise ValueError(f"evaluation must be one of {EVALUATIONS}, got {evaluation!r}.")
+    reads_values = configs.metric != MDL_LOGISTIC
+    custom = configs.metric >= N_BUILT_IN
+    if evaluation == "incremental":
+        return custom
+    if evaluation == "fresh":
+        return reads_values.copy()
+    threshold = max(FRESH_FROM_INTERVAL, n * d / FRESH_EXCHANGE_RATE)
+    return custom | (reads_values & (configs.interval >= threshold))

@@ -2,7 +2,7 @@
 
 :func:`update_pair` is LIBSVM's two-variable step (``Solver::Solve``): the
 Newton step along the direction that keeps ``y'a`` fixed, clipped back onto
-the box. The gradient ``G = Qa - e`` then moves by the two changed columns of
+the box ``0 <= a_t <= C_t``. The gradient ``G = Qa + p`` then moves by the two changed columns of
 ``Q``, and the same pass picks the next iteration's ``i`` (the argmax of
 ``-y_t G_t`` over ``I_up``, ties to the last index), so ``G`` is read once per
 iteration: :func:`update_gradient` in two branch-free passes (candidate values,
@@ -22,7 +22,7 @@ from esmo.solver.working_set import TAU
 
 @jit(inline="always")
 def status_of(a, C):
-    """LIBSVM's ``update_alpha_status``: at the upper bound, at the lower bound, or free."""
+    """LIBSVM's ``update_alpha_status``: at its upper bound ``C``, at the lower bound, or free."""
     if a >= C:
         return UPPER
     if a <= 0.0:
@@ -31,8 +31,11 @@ def status_of(a, C):
 
 
 @jit(inline="always")
-def update_pair(ai, aj, yi, yj, Gi, Gj, quad, C):
-    """New ``(a_i, a_j)``: the clipped two-variable step; ``quad = K_ii + K_jj - 2 K_ij``."""
+def update_pair(ai, aj, yi, yj, Gi, Gj, quad, Ci, Cj):
+    """New ``(a_i, a_j)``: the clipped two-variable step; ``quad = K_ii + K_jj - 2 K_ij``.
+
+    ``Ci`` and ``Cj`` are the two points' upper bounds (``C`` times their weight).
+    """
     if quad <= 0.0:
         quad = TAU
     if yi != yj:
@@ -47,29 +50,29 @@ def update_pair(ai, aj, yi, yj, Gi, Gj, quad, C):
         elif ai < 0.0:
             ai = 0.0
             aj = -diff
-        if diff > 0.0:  # C_i - C_j == 0
-            if ai > C:
-                ai = C
-                aj = C - diff
-        elif aj > C:
-            aj = C
-            ai = C + diff
+        if diff > Ci - Cj:
+            if ai > Ci:
+                ai = Ci
+                aj = Ci - diff
+        elif aj > Cj:
+            aj = Cj
+            ai = Cj + diff
     else:
         delta = (Gi - Gj) / quad
         total = ai + aj
         ai -= delta
         aj += delta
-        if total > C:
-            if ai > C:
-                ai = C
-                aj = total - C
+        if total > Ci:
+            if ai > Ci:
+                ai = Ci
+                aj = total - Ci
         elif aj < 0.0:
             aj = 0.0
             ai = total
-        if total > C:
-            if aj > C:
-                aj = C
-                ai = total - C
+        if total > Cj:
+            if aj > Cj:
+                aj = Cj
+                ai = total - Cj
         elif ai < 0.0:
             ai = 0.0
             aj = total

@@ -1,0 +1,180 @@
+"""Per-point bounds, the linear term and warm starts, against SVC, closed forms and exact reruns."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+from conftest import DATASETS
+from scipy.optimize import minimize
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.svm import SVC
+
+from esmo import EarlyStopping, SMOClassifier
+from esmo.early_stopping import EarlyStoppingSet
+from esmo.solver.kernels import kernel_matrix
+from esmo.solver.params import SolverParams
+from esmo.solver.smo import run_smo, warm_state
+
+RNG_WEIGHTS = np.random.default_rng(7)
+WEIGHTS = {name: RNG_WEIGHTS.uniform(0.2, 3.0, len(y)) for name, (X, y) in DATASETS.items()}
+WEIGHTINGS = {
+    "class_weight": ({"class_weight": {-1.0: 2.5, 1.0: 0.5}}, False),
+    "balanced": ({"class_weight": "balanced"}, False),
+    "sample_weight": ({}, True),
+    "both": ({"class_weight": {1.0: 3.0}}, True),
+}
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+@pytest.mark.parametrize("weighting", sorted(WEIGHTINGS))
+@pytest.mark.parametrize("name", sorted(DATASETS))
+def test_weighted_fits_take_libsvms_iterations_and_decision_values(name, weighting, kernel):
+    """C_t = C * class_weight * sample_weight: SVC(shrinking=False)'s count and f(x), exactly."""
+    X, y = DATASETS[name]
+    options, with_sample_weight = WEIGHTINGS[weighting]
+    fit_kw = {"sample_weight": WEIGHTS[name]} if with_sample_weight else {}
+    svc = SVC(kernel=kernel, C=2.0, gamma=0.7, shrinking=False, **options).fit(X, y, **fit_kw)
+    ours = SMOClassifier(kernel=kernel, C=2.0, gamma=0.7, **options).fit(X, y, **fit_kw)
+    assert ours.n_iter_ == svc.n_iter_[0]
+    np.testing.assert_allclose(ours.decision_function(X), svc.decision_function(X), atol=1e-9)
+    np.testing.assert_array_equal(np.sort(ours.support_), np.sort(svc.support_))
+
+
+def _dual_optimum(K, y, upper, p):
+    """min 0.5 a'Qa + p'a, 0 <= a <= upper, y'a = 0 by scipy's SLSQP: an independent solver."""
+    Q = (y[:, None] * y[None, :]) * K
+    res = minimize(
+        lambda a: 0.5 * a @ Q @ a + p @ a,
+        np.zeros(len(y)),
+        jac=lambda a: Q @ a + p,
+        bounds=[(0.0, u) for u in upper],
+        constraints=[{"type": "eq", "fun": lambda a: y @ a, "jac": lambda a: y}],
+        method="SLSQP",
+        options={"ftol": 1e-13, "maxiter": 1000},
+    )
+    assert res.success
+    return res.fun
+
+
+def test_linear_term_and_bounds_reach_the_optimum_of_an_independent_qp_solver():
+    """Per-class margins (p_t = -m_{y_t}) and per-point bounds: the objective scipy finds."""
+    X, y = DATASETS["iris"]
+    X, y = X[::2], y[::2]  # 50 points: small enough for SLSQP
+    rng = np.random.default_rng(3)
+    weight = rng.uniform(0.5, 2.0, len(y))
+    p = np.where(y > 0, -1.5, -0.5)
+    params = SolverParams(kernel="rbf", C=3.0, gamma=2.0, tol=1e-8, kernel_dtype=np.float64)
+    result, _ = run_smo(X, y, params, sample_weight=weight, linear_term=p)
+    K = kernel_matrix(X, X, "rbf", 2.0)
+    expected = _dual_optimum(K, y, 3.0 * weight, p)
+    assert result.objective == pytest.approx(expected, rel=1e-6)
+    assert np.all(result.alpha >= 0) and np.all(result.alpha <= 3.0 * weight)
+    assert abs(y @ result.alpha) < 1e-10
+
+
+def test_doubling_the_linear_term_and_bounds_doubles_the_solution_exactly():
+    """a(2p, 2C, 2 tol) = 2 a(p, C, tol): scaling by two is exact in floating point, and so the path."""
+    X, y = DATASETS["breast_cancer"]
+    base = SolverParams(kernel="rbf", C=1.5, gamma=0.5, tol=1e-3)
+    double = SolverParams(kernel="rbf", C=3.0, gamma=0.5, tol=2e-3)
+    one, _ = run_smo(X, y, base)
+    two, _ = run_smo(X, y, double, linear_term=np.full(len(y), -2.0))
+    assert two.n_iter == one.n_iter
+    np.testing.assert_array_equal(two.alpha, 2.0 * one.alpha)
+    assert two.rho == 2.0 * one.rho
+
+
+@pytest.mark.parametrize("cut", [1, 37, 200])
+@pytest.mark.parametrize("name", ["breast_cancer", "digits"])
+def test_a_fit_cut_by_max_iter_and_continued_equals_the_uninterrupted_fit(name, cut):
+    X, y = DATASETS[name]
+    whole = SMOClassifier(C=8.0, gamma=0.3, class_weight="balanced").fit(X, y)
+    assert whole.n_iter_ > cut
+    clf = SMOClassifier(C=8.0, gamma=0.3, class_weight="balanced", max_iter=cut, warm_start=True)
+    with pytest.warns(ConvergenceWarning):
+        clf.fit(X, y)
+    assert clf.n_iter_ == cut and clf.max_iter_reached_
+    clf.set_params(max_iter=-1).fit(X, y)
+    assert clf.n_iter_ == whole.n_iter_ and not clf.max_iter_reached_
+    np.testing.assert_array_equal(clf.dual_coef_, whole.dual_coef_)
+    np.testing.assert_array_equal(clf.support_, whole.support_)
+    assert clf.intercept_[0] == whole.intercept_[0]
+
+
+def test_budgeted_continuation_in_steps_equals_one_run():
+    """Successive halving's use: raise max_iter step by step on one estimator."""
+    X, y = DATASETS["synthetic"]
+    whole = SMOClassifier(C=4.0, gamma=0.5).fit(X, y)
+    clf = SMOClassifier(C=4.0, gamma=0.5, warm_start=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        for budget in (10, 20, 40, 80, 160, 320, 640):
+            clf.set_params(max_iter=budget).fit(X, y)
+            assert clf.n_iter_ == min(budget, whole.n_iter_)
+    np.testing.assert_array_equal(clf.dual_coef_, whole.dual_coef_)
+
+
+@pytest.mark.parametrize("new_C", [0.25, 32.0])
+def test_a_warm_start_from_another_C_converges_to_the_cold_solution(new_C):
+    """Seeded from clipped, repaired alphas: the same optimum within the KKT tolerance."""
+    X, y = DATASETS["breast_cancer"]
+    clf = SMOClassifier(C=2.0, gamma=0.5, tol=1e-6, warm_start=True).fit(X, y)
+    clf.set_params(C=new_C).fit(X, y)
+    cold = SMOClassifier(C=new_C, gamma=0.5, tol=1e-6).fit(X, y)
+    np.testing.assert_allclose(clf.decision_function(X), cold.decision_function(X), atol=1e-4)
+
+
+def test_seeded_state_is_feasible_and_its_gradient_is_exact():
+    X, y = DATASETS["iris"]
+    params = SolverParams(kernel="rbf", C=0.5, gamma=1.0)
+    alpha = np.random.default_rng(0).uniform(0.0, 2.0, len(y))  # outside the box, y'a != 0
+    state = warm_state(X, y, alpha, params)
+    assert np.all((state.alpha >= 0) & (state.alpha <= 0.5))
+    assert abs(y @ state.alpha) < 1e-12
+    Q = (y[:, None] * y[None, :]) * kernel_matrix(X, X, "rbf", 1.0)
+    np.testing.assert_allclose(state.G, Q @ state.alpha - 1.0, atol=1e-12)
+
+
+def test_early_stopping_after_a_warm_start_checks_at_multiples_of_r():
+    X, y = DATASETS["digits"]
+    X_tr, y_tr, X_val, y_val = X[:160], y[:160], X[160:], y[160:]
+    params = SolverParams(kernel="rbf", C=16.0, gamma=0.05, max_iter=33)
+    first, _ = run_smo(X_tr, y_tr, params)
+    configs = EarlyStoppingSet.of([EarlyStopping(patience=2, tol=0.5, interval=10)])
+    cont, _ = run_smo(
+        X_tr,
+        y_tr,
+        SolverParams(kernel="rbf", C=16.0, gamma=0.05),
+        state=first.state,
+        configs=configs,
+        X_val=X_val,
+        y_val=y_val,
+    )
+    # checks at 40, 50, ... (not 43, 53): the first improves on the start value 0 by more
+    # than es_tol 0.5, none after it can; the third check without improvement stops the fit
+    assert cont.stopped_early and cont.n_iter == 70
+
+
+def test_bad_weights_and_warm_starts_are_refused_with_the_fix():
+    X, y = DATASETS["iris"]
+    w = np.ones(len(y))
+    w[3] = 0.0
+    with pytest.raises(ValueError, match="sample_weight must be positive"):
+        SMOClassifier().fit(X, y, sample_weight=w)
+    with pytest.raises(ValueError, match="sample_weight must be 1-D with one weight"):
+        SMOClassifier().fit(X, y, sample_weight=w[:-1])
+    with pytest.raises(ValueError, match=r"class_weight names class\(es\) \[7\]"):
+        SMOClassifier(class_weight={7: 2.0}).fit(X, y)
+    with pytest.raises(ValueError, match="class_weight must be positive"):
+        SMOClassifier(class_weight={1.0: -1.0}).fit(X, y)
+    with pytest.raises(ValueError, match="need solver='fan'"):
+        SMOClassifier(solver="keerthi", class_weight={1.0: 2.0}).fit(X, y)
+    with pytest.raises(ValueError, match="warm_start is only supported by solver='fan'"):
+        SMOClassifier(solver="keerthi", warm_start=True).fit(X, y)
+    clf = SMOClassifier(warm_start=True).fit(X, y)
+    with pytest.raises(ValueError, match="same training set as the previous fit"):
+        clf.fit(X[:-2], y[:-2])
+    with pytest.raises(ValueError, match="linear_term must be 1-D"):
+        run_smo(X, y, SolverParams(), linear_term=np.ones(3))

@@ -1,0 +1,22 @@
+"""Item 3(b) on one E1 dataset and run: MDL on train+validation against random search."""
+
+import logging
+
+import pandas as pd
+
+from esmo.data.splits import load_fold
+from esmo.experiments.job_log import job_log
+from esmo.experiments.mdl import e1_comparison, warm_up
+
+with job_log(snakemake.log[0], "MDL on an E1 fold"):
+    p = snakemake.params
+    warm_up()  # the costs below exclude numba's compilation
+    arrays = load_fold(snakemake.input.data, snakemake.input.splits, p.fold, p.normalise)
+    configs = pd.read_csv(snakemake.input.configs).head(p.n_configs)
+    table = e1_comparison(
+        *arrays, configs, max_iter=p.max_iter, sigma2=p.sigma2, n_params=p.n_params
+    )
+    table.insert(0, "fold", p.fold)
+    table.insert(0, "dataset", snakemake.wildcards.dataset)
+    table.to_csv(snakemake.output[0], index=False)
+    logging.info("%s", table.to_string())
