@@ -26,6 +26,7 @@ include: "workflow/rules/data.smk"
 # One folder per paper (workflow/rules/<paper>/paper.smk: its rules and named targets).
 include: "workflow/rules/thesis/paper.smk"
 include: "workflow/rules/mdl/paper.smk"
+include: "workflow/rules/nsvm/paper.smk"
 
 
 rule all:

@@ -18,6 +18,8 @@ from esmo.analysis.scoring import SELECTION_COLUMNS
 from esmo.data.libsvm import REGISTRY, array_digest
 
 REPO = Path(__file__).resolve().parents[1]
+#: the offline MNIST copy (official test files, the 5k training subset) beside the LIBSVM mirror
+MNIST_MIRROR = MIRROR.parent / "mnist"
 
 pytestmark = pytest.mark.workflow
 
@@ -70,8 +72,17 @@ def test_thesis_target_is_the_whole_reproduction(tmp_path):
     assert everything.pop("all") == 1 and everything.pop("data_summary") == 1
     assert thesis.pop("thesis") == 1
     everything.pop("total"), thesis.pop("total")
-    # the MDL paper's E1 datasets are the thesis's: it adds only rules of its own
-    assert thesis == {rule: n for rule, n in everything.items() if not rule.startswith("mdl")}
+    # the MDL paper's E1 datasets are the thesis's, the NSVM paper makes its own data:
+    # both add only rules of their own
+    own = ("mdl", "nsvm")
+    assert thesis == {rule: n for rule, n in everything.items() if not rule.startswith(own)}
+
+
+def test_nsvm_target_plans_the_default_scale(tmp_path):
+    """Ringnorm: 3 seeds, MNIST: 1 seed; early stopping on Ringnorm's first seed."""
+    nsvm = planned_jobs(tmp_path, "nsvm")
+    assert nsvm["nsvm_train"] == 4 and nsvm["nsvm_baselines"] == 4 and nsvm["nsvm_split"] == 4
+    assert nsvm["nsvm_early_stopping"] == 1 and nsvm["nsvm_mnist"] == 1
 
 
 def test_lint_has_no_findings(tmp_path):
@@ -121,7 +132,14 @@ def reduced_run(tmp_path_factory):
     require_mirror()  # skipped without the mirror, failed under CI
     workdir = tmp_path_factory.mktemp("reduced")
     mirror_config = workdir / "mirror.yaml"
-    mirror_config.write_text(yaml.safe_dump({"datasets": {"mirror": str(MIRROR.resolve())}}))
+    mirror_config.write_text(
+        yaml.safe_dump(
+            {
+                "datasets": {"mirror": str(MIRROR.resolve())},
+                "nsvm": {"mnist": {"mirror": str(MNIST_MIRROR.resolve())}},
+            }
+        )
+    )
     configs = [str(REPO / "config" / "test.yaml"), str(mirror_config)]
     snakemake(workdir, "--cores", "2", "--configfile", *configs)
     return workdir, configs
@@ -347,6 +365,36 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     assert ours["j_r.patience"] == j_r["patience"] and ours["j_r.interval"] == j_r["interval"]
     assert ours["j_r.es_tol"] == pytest.approx(j_r["es_tol"], rel=1e-12)
     assert "<table" in (results / "reproduction.html").read_text()
+
+
+def test_reduced_run_produces_the_nsvm_tables(reduced_run):
+    """NSVM-1..4 and the baselines on both datasets, early stopping, the reproduction table."""
+    workdir, _ = reduced_run
+    results = workdir / "results" / "nsvm"
+    accuracy = pd.read_csv(results / "accuracy.csv")
+    methods = {"nsvm1", "nsvm2", "nsvm3", "nsvm4", "smo", "pegasos_gamma1", "pegasos_tuned"}
+    for dataset in ("ringnorm", "mnist"):
+        part = accuracy[accuracy["dataset"] == dataset]
+        assert set(part["method"]) == methods
+        assert part["test_accuracy_mean"].between(0, 100).all()
+    mnist = accuracy[accuracy["dataset"] == "mnist"]
+    # offline: the official 2,115 test images, the training pool flagged as the 5k subset's
+    assert (mnist["n_test"] == 2115).all() and mnist["offline_subset"].all()
+    # errors and accuracy are one measurement
+    np.testing.assert_allclose(
+        100 * (1 - accuracy["test_errors_mean"] / accuracy["n_test"]),
+        accuracy["test_accuracy_mean"],
+    )
+    es = pd.read_csv(results / "early_stopping.csv")
+    assert set(es["method"]) == {"nsvm1", "nsvm2", "nsvm3", "nsvm4", "pegasos"}
+    assert (es["stop_step"] <= es["max_steps"]).all() and (es["stop_step"] >= 1).all()
+    # a larger patience never stops earlier (same path, one more check of slack)
+    for _, part in es.groupby(["method", "es_tol"]):
+        assert part.sort_values("patience")["stop_step"].is_monotonic_increasing
+    reproduction = pd.read_csv(results / "reproduction.csv")
+    paper = pd.read_csv(REPO / "workflow" / "data" / "nsvm" / "paper_values.csv")
+    assert reproduction["key"].tolist() == paper["key"].tolist()
+    assert reproduction["ours"].notna().all() and reproduction["paper"].notna().all()
 
 
 def test_mdl_target_plans_the_papers_protocol(tmp_path):

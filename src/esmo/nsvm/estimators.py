@@ -1,0 +1,650 @@
+"""The four NSVM training algorithms (Simon and Radons 2023, sec 4) as scikit-learn classifiers.
+
+Every classifier predicts with ``g(x) = (1/(lam T)) sum_j c_j K(z_j, F(x))``:
+stored or support embeddings ``z_j`` with coefficients ``c_j = alpha_j y_j``,
+and the feature map ``F`` (the user's network, optionally normalised). ``g(x) >= 0``
+predicts ``classes_[1]``. The choices the paper leaves open (optimiser, its
+settings, clipping, dropout handling, sampling) follow the project's protocol
+note ``nsvm-protocol.md``: SGD with momentum and weight decay, the global
+gradient norm clipped at ``clip_norm``, dropout active only in the forward
+pass that is differentiated.
+
+Early stopping (beyond the paper): ``early_stopping`` takes one
+:class:`~esmo.early_stopping.EarlyStopping` (the fit stops where it stops) or
+several (a sweep: the fit runs all ``n_steps`` and ``early_stopping_`` holds
+every configuration's stop, exactly, since stopping never changes the path
+for a fixed seed). Every ``interval`` steps the validation objective of the
+current ``g`` is read by the state machines SMO and Pegasos use.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from collections.abc import Callable, Sequence
+from numbers import Integral, Real
+from typing import Any
+
+import numpy as np
+import torch
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.validation import check_is_fitted, validate_data
+from torch import nn
+
+from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
+from esmo.estimators.pegasos_classifier import label_signs
+from esmo.estimators.smo_classifier import _binary_classes
+from esmo.nsvm.losses import alignment, nsvm3_loss, rbf
+from esmo.nsvm.networks import FeatureMap, check_network_output
+from esmo.solver.pegasos import (
+    check_pegasos_configs,
+    pegasos_check,
+    run_pegasos,
+    start_pegasos_tracking,
+    sweep_pegasos,
+    tracked_outcomes,
+)
+from esmo.solver.sweep import SweepResult
+from esmo.solver.tracking import NEXT_EVENT, make_tracker
+
+_DTYPES = {"float32": torch.float32, "float64": torch.float64}
+_CHUNK = 1024  # rows per forward pass when embedding many points
+
+_COMMON_CONSTRAINTS: dict = {
+    "network": [nn.Module, callable],
+    "input_shape": [tuple, list, None],
+    "lam": [Interval(Real, 0, None, closed="neither")],
+    "gamma": [Interval(Real, 0, None, closed="neither")],
+    "n_steps": [Interval(Integral, 1, None, closed="left")],
+    "lr": [Interval(Real, 0, None, closed="left")],
+    "momentum": [Interval(Real, 0, 1, closed="left")],
+    "weight_decay": [Interval(Real, 0, None, closed="left")],
+    "clip_norm": [Interval(Real, 0, None, closed="neither"), None],
+    "normalize": [Interval(Real, 0, None, closed="neither"), None],
+    "early_stopping": "no_validation",
+    "dtype": [StrOptions(set(_DTYPES))],
+    "random_state": ["random_state"],
+}
+
+
+class _Tracking:
+    """Early-stopping configurations read on the validation (and test) decision values of ``g``."""
+
+    def __init__(self, spec: Any, y_val: np.ndarray, y_test: np.ndarray | None, m: int, T: int):
+        single = isinstance(spec, EarlyStopping)
+        self.configs = EarlyStoppingSet.of([spec] if single else spec)
+        if len(self.configs) == 0:
+            raise ValueError("early_stopping holds no configuration; pass None instead.")
+        if self.configs.restore_best.any():
+            raise ValueError(
+                "restore_best is not supported by the NSVM classifiers (the network is not "
+                "kept at every check); use restore_best=False."
+            )
+        y_eval = np.concatenate([y_val, y_test if y_test is not None else np.empty(0)])
+        check_pegasos_configs(self.configs)
+        self.tr = make_tracker(self.configs, y_eval, len(y_val), np.zeros(m), single)
+        start_pegasos_tracking(self.tr, T)
+        self.single = single
+        self.has_test = y_test is not None
+        self.dummy_alpha = np.zeros(m)
+        self.start = time.perf_counter()
+        #: wall seconds since the fit began, at each check step
+        self.seconds: dict[int, float] = {}
+
+    def due(self, t: int) -> bool:
+        return t == self.tr.counters[NEXT_EVENT]
+
+    def check(self, t: int, lam: float, sums: np.ndarray) -> bool:
+        """Record the unscaled sums ``sums`` (validation then test) at step ``t``; True: stop now."""
+        self.seconds[t] = time.perf_counter() - self.start
+        self.tr.S[:] = sums
+        return bool(pegasos_check(self.tr, t, lam, self.dummy_alpha))
+
+    def outcomes(self, n_steps: int, sums: np.ndarray) -> SweepResult:
+        pred = sums >= 0
+        positive = self.tr.y_eval > 0
+        n_val = self.tr.n_val
+        ref_val = float(np.mean(pred[:n_val] == positive[:n_val]))
+        ref_test = float(np.mean(pred[n_val:] == positive[n_val:])) if self.has_test else np.nan
+        return tracked_outcomes(self.tr, n_steps, ref_val, ref_test)
+
+
+class _NSVM(ClassifierMixin, BaseEstimator):
+    """What the four algorithms share: inputs, the network, the optimiser, prediction, tracking."""
+
+    _parameter_constraints: dict = dict(_COMMON_CONSTRAINTS)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        tags.non_deterministic = False
+        return tags
+
+    # -- set-up ---------------------------------------------------------------------------
+    def _signs(self, y: np.ndarray, name: str) -> np.ndarray:
+        return label_signs(y, self.classes_, name)
+
+    def _tensor(self, X: np.ndarray) -> torch.Tensor:
+        shape = tuple(self.input_shape) if self.input_shape is not None else (X.shape[1],)
+        if int(np.prod(shape)) != X.shape[1]:
+            raise ValueError(
+                f"X has {X.shape[1]} columns but input_shape={shape} needs {int(np.prod(shape))}; "
+                "give each image as one row of prod(input_shape) values (e.g. 784 columns for "
+                "input_shape=(1, 28, 28))."
+            )
+        return torch.as_tensor(X, dtype=_DTYPES[self.dtype]).reshape(-1, *shape)
+
+    def _make_feature_map(self, x_probe: torch.Tensor) -> FeatureMap:
+        """The network, freshly initialised under the fit's seed, wrapped with the normalisation."""
+        if isinstance(self.network, nn.Module):
+            net = copy.deepcopy(self.network)
+            for module in net.modules():
+                if hasattr(module, "reset_parameters"):
+                    module.reset_parameters()
+        else:
+            net = self.network()
+            if not isinstance(net, nn.Module):
+                raise ValueError(
+                    f"network must be a torch.nn.Module or a function returning one, got a "
+                    f"function returning {type(net).__name__}."
+                )
+        F = FeatureMap(net, self.normalize).to(_DTYPES[self.dtype])
+        F.eval()
+        self.n_features_out_ = check_network_output(F, x_probe, self.input_shape)
+        return F
+
+    def _embed(self, F: FeatureMap, X: torch.Tensor) -> torch.Tensor:
+        """``F(X)`` in eval mode without gradients, in chunks."""
+        F.eval()
+        with torch.no_grad():
+            return torch.cat([F(X[s : s + _CHUNK]) for s in range(0, X.shape[0], _CHUNK)])
+
+    def _step(self, F: FeatureMap, opt: torch.optim.Optimizer, loss: torch.Tensor) -> None:
+        opt.zero_grad()
+        loss.backward()
+        if self.clip_norm is not None:
+            nn.utils.clip_grad_norm_(F.parameters(), self.clip_norm)
+        opt.step()
+        self.n_theta_updates_ += 1
+
+    def fit(
+        self,
+        X: Any,
+        y: Any,
+        X_val: Any = None,
+        y_val: Any = None,
+        X_test: Any = None,
+        y_test: Any = None,
+    ) -> _NSVM:
+        """Train on ``(X, y)``. ``(X_val, y_val)`` feed ``early_stopping``; ``(X_test, y_test)``,
+        if given, are only scored at every check (for reports), never trained or stopped on."""
+        self._validate_params()
+        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        self.classes_ = _binary_classes(y)
+        ys = self._signs(y, "y")
+        seed = check_random_state(self.random_state).randint(2**31 - 1)
+        torch.manual_seed(seed)
+        rng = np.random.RandomState(seed)
+        Xt = self._tensor(X)
+        F = self._make_feature_map(Xt[:2])
+        eval_X, tracking = None, None
+        if self.early_stopping is not None:
+            if X_val is None or y_val is None:
+                raise ValueError("early_stopping needs X_val and y_val in fit.")
+            parts = [validate_data(self, X_val, dtype=np.float64, reset=False)]
+            yv = self._signs(np.asarray(y_val), "y_val")
+            yt = None
+            if X_test is not None:
+                parts.append(validate_data(self, X_test, dtype=np.float64, reset=False))
+                yt = self._signs(np.asarray(y_test), "y_test")
+            eval_X = self._tensor(np.vstack(parts))
+            tracking = _Tracking(self.early_stopping, yv, yt, X.shape[0], self._tracked_steps())
+        opt = torch.optim.SGD(
+            F.parameters(), lr=self.lr, momentum=self.momentum, weight_decay=self.weight_decay
+        )
+        self.n_theta_updates_ = 0
+        self.stopped_early_ = False
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        if tracking is not None:
+            tracking.start = wall0
+        self._train(
+            F, opt, Xt, torch.as_tensor(ys, dtype=_DTYPES[self.dtype]), rng, eval_X, tracking
+        )
+        self.fit_cpu_seconds_ = time.process_time() - cpu0
+        self.fit_seconds_ = time.perf_counter() - wall0
+        self.feature_map_ = F.eval()
+        return self
+
+    def _tracked_steps(self) -> int:
+        return self.n_steps
+
+    def _sums(self, F: FeatureMap, X: torch.Tensor, Z: torch.Tensor, c: torch.Tensor) -> np.ndarray:
+        """Unscaled decision values ``sum_j c_j K(z_j, F(x))`` of the rows of ``X``."""
+        E = self._embed(F, X)
+        out = [rbf(E[s : s + _CHUNK], Z, self.gamma) @ c for s in range(0, E.shape[0], _CHUNK)]
+        return torch.cat(out).double().numpy()
+
+    def _finish_tracking(self, tracking, n_steps, F, eval_X, Z, c) -> None:
+        if tracking is not None:
+            self.early_stopping_ = tracking.outcomes(n_steps, self._sums(F, eval_X, Z, c))
+            self.check_seconds_ = dict(tracking.seconds)
+
+    # -- prediction ------------------------------------------------------------------------
+    def decision_function(self, X: Any) -> np.ndarray:
+        """``g(x) = (1/(lam T)) sum_j c_j K(z_j, F(x))``; >= 0 means ``classes_[1]``."""
+        check_is_fitted(self)
+        X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        sums = self._sums(self.feature_map_, self._tensor(X), self.support_embeddings_, self.coef_)
+        return sums * self.scale_
+
+    def predict(self, X: Any) -> np.ndarray:
+        positive = self.decision_function(X) >= 0
+        return self.classes_[positive.astype(np.intp)]
+
+
+_EXTRA_DOC = """
+    Parameters
+    ----------
+    network : torch.nn.Module or callable returning one
+        F_theta: maps a batch of inputs of ``input_shape`` to (batch, n_features)
+        feature vectors. A module is copied and re-initialised under ``random_state``.
+    input_shape : tuple or None
+        Shape of one input; rows of X are reshaped to it (None: vectors of X's width).
+    lam : float
+        Pegasos's regularisation weight (> 0).
+    gamma : float
+        Kernel width of ``K(a, b) = exp(-gamma ||a - b||^2)``.
+    n_steps : int
+        T, the number of steps (>= 1).
+    lr, momentum, weight_decay, clip_norm : the theta optimiser (SGD; clip None: off).
+    normalize : float or None
+        Scale s of ``F(x) = s net(x) / max(||net(x)||, 1e-8)``; None: no normalisation.
+    early_stopping : None, EarlyStopping or a sequence of them (see the module).
+    dtype : {'float32', 'float64'}
+    random_state : int, RandomState or None
+        Seeds the initialisation, the sampling and the dropout masks.
+"""
+
+
+class NSVM1Classifier(_NSVM):
+    __doc__ = (
+        "NSVM-1 (the paper's Algorithm 1): Pegasos on stored embeddings; on every margin "
+        "violation the new embedding is stored and theta steps on the new point's term.\n"
+        + _EXTRA_DOC
+    )
+
+    def __init__(
+        self,
+        network: Any = None,
+        input_shape: tuple | None = None,
+        lam: float = 1e-4,
+        gamma: float = 1.0,
+        n_steps: int = 80_000,
+        lr: float = 1e-4,
+        momentum: float = 0.9,
+        weight_decay: float = 1e-4,
+        clip_norm: float | None = 10.0,
+        normalize: float | None = 1.0,
+        early_stopping: Any = None,
+        dtype: str = "float32",
+        random_state: Any = None,
+    ) -> None:
+        self.network = network
+        self.input_shape = input_shape
+        self.lam = lam
+        self.gamma = gamma
+        self.n_steps = n_steps
+        self.lr = lr
+        self.momentum = momentum
+        self.weight_decay = weight_decay
+        self.clip_norm = clip_norm
+        self.normalize = normalize
+        self.early_stopping = early_stopping
+        self.dtype = dtype
+        self.random_state = random_state
+
+    def _train(self, F, opt, X, y, rng, eval_X, tracking) -> None:
+        m, T, lam, gamma = X.shape[0], self.n_steps, self.lam, self.gamma
+        idx = rng.randint(0, m, size=T)
+        Z = torch.empty(T, self.n_features_out_, dtype=X.dtype)
+        c = torch.empty(T, dtype=X.dtype)
+        Z[0] = self._embed(F, X[idx[0] : idx[0] + 1])[0]
+        c[0] = y[idx[0]]
+        count = 1
+        steps = T
+        for t in range(2, T + 1):
+            i = int(idx[t - 1])
+            xi = X[i : i + 1]
+            with torch.no_grad():
+                z = F(xi)
+                s = float(rbf(Z[:count], z, gamma)[:, 0] @ c[:count])
+            yi = float(y[i])
+            if yi * s < lam * (t - 1):
+                F.train()
+                k = rbf(Z[:count], F(xi), gamma)[:, 0]
+                self._step(F, opt, -yi / (lam * (t - 1)) * (k @ c[:count]))
+                F.eval()
+                Z[count] = z[0]
+                c[count] = yi
+                count += 1
+            if tracking is not None and tracking.due(t):
+                if tracking.check(t, lam, self._sums(F, eval_X, Z[:count], c[:count])):
+                    steps, self.stopped_early_ = t, True
+                    break
+        self.n_steps_ = steps
+        self.n_violations_ = count
+        self.support_embeddings_, self.coef_ = Z[:count].clone(), c[:count].clone()
+        self.scale_ = 1.0 / (lam * steps)
+        self._finish_tracking(tracking, steps, F, eval_X, self.support_embeddings_, self.coef_)
+
+
+class _PerPointNSVM(_NSVM):
+    """NSVM-2 and NSVM-3: one coefficient per training point; the output re-embeds the support set."""
+
+    def _set_output(self, F, X, y, alpha, steps, tracking, eval_X) -> None:
+        sv = np.flatnonzero(alpha > 0)
+        self.alpha_ = alpha
+        self.support_ = sv
+        self.n_steps_ = steps
+        self.support_embeddings_ = self._embed(F, X[sv])
+        self.coef_ = torch.as_tensor(alpha[sv], dtype=X.dtype) * y[sv]
+        self.scale_ = 1.0 / (self.lam * steps)
+        self._finish_tracking(tracking, steps, F, eval_X, self.support_embeddings_, self.coef_)
+
+
+class NSVM2Classifier(_PerPointNSVM):
+    __doc__ = (
+        "NSVM-2 (the paper's Algorithm 2): one Pegasos coefficient per training point; on a "
+        "violation theta steps through every support embedding and the new point.\n" + _EXTRA_DOC
+    )
+
+    def __init__(
+        self,
+        network: Any = None,
+        input_shape: tuple | None = None,
+        lam: float = 1e-4,
+        gamma: float = 1.0,
+        n_steps: int = 70_000,
+        lr: float = 1e-4,
+        momentum: float = 0.9,
+        weight_decay: float = 1e-4,
+        clip_norm: float | None = 10.0,
+        normalize: float | None = 1.0,
+        early_stopping: Any = None,
+        dtype: str = "float32",
+        random_state: Any = None,
+    ) -> None:
+        self.network = network
+        self.input_shape = input_shape
+        self.lam = lam
+        self.gamma = gamma
+        self.n_steps = n_steps
+        self.lr = lr
+        self.momentum = momentum
+        self.weight_decay = weight_decay
+        self.clip_norm = clip_norm
+        self.normalize = normalize
+        self.early_stopping = early_stopping
+        self.dtype = dtype
+        self.random_state = random_state
+
+    def _train(self, F, opt, X, y, rng, eval_X, tracking) -> None:
+        m, T, lam, gamma = X.shape[0], self.n_steps, self.lam, self.gamma
+        idx = rng.randint(0, m, size=T)
+        alpha = np.zeros(m)
+        alpha[idx[0]] = 1.0
+        sv = np.array([idx[0]])
+        Zsv = self._embed(F, X[sv])
+        c = torch.as_tensor(alpha[sv], dtype=X.dtype) * y[sv]
+        steps = T
+        self.n_violations_ = 1
+        for t in range(2, T + 1):
+            i = int(idx[t - 1])
+            with torch.no_grad():
+                s = float(rbf(Zsv, F(X[i : i + 1]), gamma)[:, 0] @ c)
+            yi = float(y[i])
+            if yi * s < lam * (t - 1):
+                self.n_violations_ += 1
+                F.train()
+                B = F(torch.cat([X[sv], X[i : i + 1]]))
+                k = rbf(B[:-1], B[-1:], gamma)[:, 0]
+                self._step(F, opt, -yi / (lam * (t - 1)) * (k @ c))
+                alpha[i] += 1.0
+                sv = np.flatnonzero(alpha > 0)
+                Zsv = self._embed(F, X[sv])
+                c = torch.as_tensor(alpha[sv], dtype=X.dtype) * y[sv]
+            if tracking is not None and tracking.due(t):
+                if tracking.check(t, lam, self._sums(F, eval_X, Zsv, c)):
+                    steps, self.stopped_early_ = t, True
+                    break
+        self._set_output(F, X, y, alpha, steps, tracking, eval_X)
+
+
+class NSVM3Classifier(_PerPointNSVM):
+    __doc__ = (
+        "NSVM-3 (the paper's Algorithm 3): mini-batches of k distinct points; coefficients "
+        "grow by 1/k per violation and theta steps at every step on mu times a norm proxy "
+        "minus the kernel-target alignment.\n" + _EXTRA_DOC + "    batch_size : int (k >= 2)\n"
+        "    mu : float (> 0)\n"
+    )
+
+    _parameter_constraints: dict = {
+        **_COMMON_CONSTRAINTS,
+        "batch_size": [Interval(Integral, 2, None, closed="left")],
+        "mu": [Interval(Real, 0, None, closed="neither")],
+    }
+
+    def __init__(
+        self,
+        network: Any = None,
+        input_shape: tuple | None = None,
+        lam: float = 1e-4,
+        gamma: float = 1.0,
+        n_steps: int = 4_600,
+        batch_size: int = 16,
+        mu: float = 1.0,
+        lr: float = 1e-2,
+        momentum: float = 0.9,
+        weight_decay: float = 1e-4,
+        clip_norm: float | None = 10.0,
+        normalize: float | None = None,
+        early_stopping: Any = None,
+        dtype: str = "float32",
+        random_state: Any = None,
+    ) -> None:
+        self.network = network
+        self.input_shape = input_shape
+        self.lam = lam
+        self.gamma = gamma
+        self.n_steps = n_steps
+        self.batch_size = batch_size
+        self.mu = mu
+        self.lr = lr
+        self.momentum = momentum
+        self.weight_decay = weight_decay
+        self.clip_norm = clip_norm
+        self.normalize = normalize
+        self.early_stopping = early_stopping
+        self.dtype = dtype
+        self.random_state = random_state
+
+    def _train(self, F, opt, X, y, rng, eval_X, tracking) -> None:
+        m, T, lam, gamma, k = X.shape[0], self.n_steps, self.lam, self.gamma, self.batch_size
+        if k > m:
+            raise ValueError(f"batch_size={k} exceeds the {m} training points; lower it.")
+        alpha = np.zeros(m)
+        alpha[rng.choice(m, k, replace=False)] = 1.0 / k
+        steps = T
+        self.n_violations_ = k
+        for t in range(2, T + 1):
+            A = rng.choice(m, k, replace=False)
+            sv = np.flatnonzero(alpha > 0)
+            c = torch.as_tensor(alpha[sv], dtype=X.dtype) * y[sv]
+            with torch.no_grad():
+                Zsv = self._embed(F, X[sv])
+                s = (rbf(F(X[A]), Zsv, gamma) @ c).double().numpy()
+            yA = y[A]
+            viol = yA.double().numpy() * s < lam * (t - 1)
+            alpha[A[viol]] += 1.0 / k
+            self.n_violations_ += int(viol.sum())
+            F.train()
+            B = F(X[A])
+            a = torch.as_tensor(alpha[A], dtype=X.dtype)
+            self._step(F, opt, nsvm3_loss(rbf(B, B, gamma), yA, a, self.mu))
+            F.eval()
+            if tracking is not None and tracking.due(t):
+                sv = np.flatnonzero(alpha > 0)
+                c = torch.as_tensor(alpha[sv], dtype=X.dtype) * y[sv]
+                if tracking.check(t, lam, self._sums(F, eval_X, self._embed(F, X[sv]), c)):
+                    steps, self.stopped_early_ = t, True
+                    break
+        self._set_output(F, X, y, alpha, steps, tracking, eval_X)
+
+
+class NSVM4Classifier(_NSVM):
+    __doc__ = (
+        "NSVM-4 (the paper's Algorithm 4): theta trained first on the kernel-target alignment "
+        "(loss (1 - A)^2, ``n_steps`` mini-batch steps), then kernel Pegasos (numba) on the "
+        "frozen features for ``part2_steps`` steps. ``early_stopping`` applies to Part II, "
+        "exactly (one Pegasos sweep).\n"
+        + _EXTRA_DOC
+        + "    batch_size : int (k >= 2)\n    part2_steps : int (>= 1)\n"
+    )
+
+    _parameter_constraints: dict = {
+        **_COMMON_CONSTRAINTS,
+        "batch_size": [Interval(Integral, 2, None, closed="left")],
+        "part2_steps": [Interval(Integral, 1, None, closed="left")],
+    }
+
+    def __init__(
+        self,
+        network: Any = None,
+        input_shape: tuple | None = None,
+        lam: float = 1e-4,
+        gamma: float = 1.0,
+        n_steps: int = 4_200,
+        part2_steps: int = 33_500,
+        batch_size: int = 16,
+        lr: float = 1e-2,
+        momentum: float = 0.9,
+        weight_decay: float = 1e-4,
+        clip_norm: float | None = 10.0,
+        normalize: float | None = None,
+        early_stopping: Any = None,
+        dtype: str = "float32",
+        random_state: Any = None,
+    ) -> None:
+        self.network = network
+        self.input_shape = input_shape
+        self.lam = lam
+        self.gamma = gamma
+        self.n_steps = n_steps
+        self.part2_steps = part2_steps
+        self.batch_size = batch_size
+        self.lr = lr
+        self.momentum = momentum
+        self.weight_decay = weight_decay
+        self.clip_norm = clip_norm
+        self.normalize = normalize
+        self.early_stopping = early_stopping
+        self.dtype = dtype
+        self.random_state = random_state
+
+    def _tracked_steps(self) -> int:
+        return self.part2_steps
+
+    def fit(self, X, y, X_val=None, y_val=None, X_test=None, y_test=None) -> NSVM4Classifier:
+        # Part II's tracking is Pegasos's own: keep the evaluation data for it
+        self._eval_raw = (X_val, y_val, X_test, y_test)
+        saved, self.early_stopping = self.early_stopping, None
+        try:
+            super().fit(X, y)
+        finally:
+            self.early_stopping = saved
+        self._part2_early_stopping(self.__dict__.pop("_eval_raw"))
+        return self
+
+    def _train(self, F, opt, X, y, rng, eval_X, tracking) -> None:
+        m, k = X.shape[0], self.batch_size
+        if k > m:
+            raise ValueError(f"batch_size={k} exceeds the {m} training points; lower it.")
+        start = time.perf_counter()
+        for _ in range(self.n_steps):
+            A = rng.choice(m, k, replace=False)
+            F.train()
+            B = F(X[A])
+            self._step(F, opt, (1.0 - alignment(rbf(B, B, self.gamma), y[A])) ** 2)
+        F.eval()
+        self.part1_seconds_ = time.perf_counter() - start
+        self._Z = self._embed(F, X).double().numpy()
+        self._y = y.double().numpy()
+        self._pegasos_seed = int(rng.randint(2**31 - 1))
+        self.n_part1_steps_ = self.n_steps
+        self._part2(self.part2_steps, X)
+
+    def _part2(self, steps: int, X: torch.Tensor) -> None:
+        result, _ = run_pegasos(
+            self._Z, self._y, lam=self.lam, n_steps=steps, gamma=self.gamma,
+            random_state=self._pegasos_seed,
+        )  # fmt: skip
+        sv = np.flatnonzero(result.alpha > 0)
+        self.alpha_ = result.alpha
+        self.support_ = sv
+        self.n_steps_ = steps
+        self.n_violations_ = result.n_violations
+        self.support_embeddings_ = torch.as_tensor(self._Z[sv], dtype=X.dtype)
+        self.coef_ = torch.as_tensor(result.alpha[sv] * self._y[sv], dtype=X.dtype)
+        self.scale_ = 1.0 / (self.lam * steps)
+
+    def _part2_early_stopping(self, eval_raw) -> None:
+        X_val, y_val, X_test, y_test = eval_raw
+        if self.early_stopping is None or not hasattr(self, "_Z"):
+            return
+        if X_val is None or y_val is None:
+            raise ValueError("early_stopping needs X_val and y_val in fit.")
+        spec = self.early_stopping
+        configs = [spec] if isinstance(spec, EarlyStopping) else spec
+
+        def features(A):
+            A = validate_data(self, A, dtype=np.float64, reset=False)
+            return self._embed(self.feature_map_, self._tensor(A)).double().numpy()
+
+        test = {}
+        if X_test is not None:
+            test = {"X_test": features(X_test), "y_test": self._signs(np.asarray(y_test), "y_test")}
+        start = time.perf_counter()
+        sweep = sweep_pegasos(
+            self._Z, self._y, features(X_val), self._signs(np.asarray(y_val), "y_val"), configs,
+            lam=self.lam, n_steps=self.part2_steps, gamma=self.gamma,
+            random_state=self._pegasos_seed, **test,
+        )  # fmt: skip
+        self.early_stopping_ = sweep
+        self.part2_sweep_seconds_ = time.perf_counter() - start
+        if isinstance(spec, EarlyStopping) and sweep.stopped_early[0]:
+            self.stopped_early_ = True
+            self._part2(int(sweep.stop_iter[0]), self.support_embeddings_)
+
+
+def make_classifier(algorithm: str, **params: Any) -> _NSVM:
+    """The classifier of ``algorithm`` ('nsvm1'..'nsvm4') with ``params``."""
+    classes: dict[str, Callable[..., _NSVM]] = {
+        "nsvm1": NSVM1Classifier,
+        "nsvm2": NSVM2Classifier,
+        "nsvm3": NSVM3Classifier,
+        "nsvm4": NSVM4Classifier,
+    }
+    if algorithm not in classes:
+        raise ValueError(f"algorithm must be one of {sorted(classes)}, got {algorithm!r}.")
+    return classes[algorithm](**params)
+
+
+__all__: Sequence[str] = [
+    "NSVM1Classifier",
+    "NSVM2Classifier",
+    "NSVM3Classifier",
+    "NSVM4Classifier",
+    "make_classifier",
+]

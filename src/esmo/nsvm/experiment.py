@@ -1,0 +1,115 @@
+"""The NSVM paper's experiment pieces the workflow calls: splits, classifiers from config, one run's record.
+
+A *split* (one dataset, one seed) is an npz with ``X_train, y_train, X_test,
+y_test`` and ``tune``, the indices of the tuning rows inside the training set
+(half per class). Final models train on all of ``X_train``; early stopping
+trains on the rest and reads the tuning rows (protocol note, section 7).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+import torch
+
+from esmo.early_stopping import EarlyStopping
+from esmo.nsvm.estimators import make_classifier
+from esmo.nsvm.networks import mnist_cnn, ringnorm_mlp
+
+#: network factory and input shape per dataset
+NETWORKS: dict[str, tuple[Any, tuple[int, ...] | None]] = {
+    "ringnorm": (ringnorm_mlp, None),
+    "mnist": (mnist_cnn, (1, 28, 28)),
+}
+ALGORITHMS = ("nsvm1", "nsvm2", "nsvm3", "nsvm4")
+
+
+def stratified_pick(y: np.ndarray, n: int, rng: np.random.Generator) -> np.ndarray:
+    """``n`` indices, half from each class (sorted), drawn without replacement."""
+    half = n // 2
+    picks = []
+    for label, count in ((-1.0, n - half), (1.0, half)):
+        pool = np.flatnonzero(y == label)
+        if count > pool.size:
+            raise ValueError(f"asked for {count} rows of class {label:+g}, which has {pool.size}")
+        picks.append(rng.choice(pool, count, replace=False))
+    return np.sort(np.concatenate(picks))
+
+
+def make_split(
+    X: np.ndarray,
+    y: np.ndarray,
+    X_test: np.ndarray | None,
+    y_test: np.ndarray | None,
+    *,
+    n_test: int,
+    n_train: int | None,
+    n_tune: int,
+    standardise: bool,
+    seed: int,
+) -> dict[str, np.ndarray]:
+    """Test rows (stratified ``n_test``, unless a test set is given), ``n_train`` training rows
+    (stratified; None keeps all), ``n_tune`` tuning indices; features standardised on the
+    training rows (sample std, ddof 1) if ``standardise``."""
+    rng = np.random.default_rng(seed)
+    if X_test is None:
+        test = stratified_pick(y, n_test, rng)
+        rest = np.setdiff1d(np.arange(len(y)), test)
+        X_test, y_test = X[test], y[test]
+        X, y = X[rest], y[rest]
+    if n_train is not None and n_train < len(y):
+        keep = stratified_pick(y, n_train, rng)
+        X, y = X[keep], y[keep]
+    order = rng.permutation(len(y))
+    X, y = X[order], y[order]
+    if standardise:
+        mean, sd = X.mean(0), X.std(0, ddof=1)
+        sd[sd == 0] = 1.0
+        X, X_test = (X - mean) / sd, (X_test - mean) / sd
+    tune = stratified_pick(y, n_tune, rng)
+    return {"X_train": X, "y_train": y, "X_test": X_test, "y_test": y_test, "tune": tune}
+
+
+def classifier(
+    dataset: str, algorithm: str, settings: dict[str, Any], seed: int, steps_scale: float
+):
+    """The algorithm's classifier for ``dataset``: the paper's network, the config's settings,
+    every step count multiplied by ``steps_scale`` (at least 1 step; 2 for batches)."""
+    torch.set_num_threads(1)  # one core per job: the workflow runs jobs side by side
+    network, shape = NETWORKS[dataset]
+    params = dict(settings)
+    for key in ("n_steps", "part2_steps"):
+        if key in params:
+            params[key] = max(2, round(params[key] * steps_scale))
+    return make_classifier(
+        algorithm, network=network, input_shape=shape, random_state=seed, **params
+    )
+
+
+def fit_record(clf, X, y, X_test, y_test) -> dict[str, Any]:
+    """Fit ``clf`` and describe the run: test accuracy and errors, steps, theta updates, seconds."""
+    clf.fit(X, y)
+    t0 = time.perf_counter()
+    pred = clf.predict(X_test)
+    return {
+        "n_train": int(len(y)),
+        "n_test": int(len(y_test)),
+        "test_accuracy": float(np.mean(pred == y_test)),
+        "test_errors": int(np.sum(pred != y_test)),
+        "n_steps": int(clf.n_steps_),
+        "n_part1_steps": int(getattr(clf, "n_part1_steps_", 0)),
+        "theta_updates": int(clf.n_theta_updates_),
+        "violations": int(clf.n_violations_),
+        "fit_seconds": float(clf.fit_seconds_),
+        "fit_cpu_seconds": float(clf.fit_cpu_seconds_),
+        "predict_seconds": time.perf_counter() - t0,
+    }
+
+
+def early_stopping_configs(patience: list[int], es_tol: list[float], interval: int) -> list:
+    """Every (patience, es_tol) pair at one check interval, on validation accuracy."""
+    return [
+        EarlyStopping(int(p), float(t), interval=int(interval)) for p in patience for t in es_tol
+    ]

@@ -1,0 +1,190 @@
+"""Neural SVMs: theta gradients against finite differences, each algorithm on an easy problem,
+the reduction to kernel Pegasos, the exact early-stopping sweep, and bad input."""
+
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import pytest
+
+if os.environ.get("CI"):
+    import torch  # CI installs esmo[nsvm]: a missing torch fails there, it is not skipped
+else:
+    torch = pytest.importorskip("torch", reason="the NSVM tests need esmo[nsvm] (PyTorch)")
+from sklearn.utils._param_validation import InvalidParameterError  # noqa: E402
+from torch import nn  # noqa: E402
+
+from esmo.early_stopping import EarlyStopping  # noqa: E402
+from esmo.nsvm.estimators import (  # noqa: E402
+    NSVM1Classifier,
+    NSVM2Classifier,
+    NSVM3Classifier,
+    NSVM4Classifier,
+)
+from esmo.nsvm.losses import alignment, nsvm3_loss, rbf  # noqa: E402
+from esmo.nsvm.networks import FeatureMap, mnist_cnn, ringnorm_mlp  # noqa: E402
+from esmo.solver.pegasos import pegasos_decision, run_pegasos  # noqa: E402
+
+torch.set_num_threads(1)
+
+
+def directional_check(loss_fn, params, seed=0, eps=1e-6):
+    """Autograd's directional derivative of ``loss_fn`` against a central finite difference."""
+    gen = torch.Generator().manual_seed(seed)
+    directions = [torch.randn(p.shape, generator=gen, dtype=p.dtype) for p in params]
+    # a unit direction: a step of eps moves no pre-activation across a ReLU or max-pool kink
+    norm = torch.sqrt(sum((v * v).sum() for v in directions))
+    directions = [v / norm for v in directions]
+    loss = loss_fn()
+    grads = torch.autograd.grad(loss, params)
+    analytic = sum((g * v).sum() for g, v in zip(grads, directions, strict=True)).item()
+    with torch.no_grad():
+        for p, v in zip(params, directions, strict=True):
+            p += eps * v
+        up = loss_fn().item()
+        for p, v in zip(params, directions, strict=True):
+            p -= 2 * eps * v
+        down = loss_fn().item()
+        for p, v in zip(params, directions, strict=True):
+            p += eps * v
+    numeric = (up - down) / (2 * eps)
+    assert analytic == pytest.approx(numeric, rel=1e-5, abs=1e-8)
+
+
+def test_mlp_nsvm1_gradient_matches_finite_differences():
+    torch.manual_seed(0)
+    F = FeatureMap(ringnorm_mlp(6), normalize=1.0).double()
+    x = torch.randn(1, 6, dtype=torch.float64)
+    Z = torch.randn(5, 20, dtype=torch.float64)
+    c = torch.tensor([1.0, -1.0, 1.0, 1.0, -1.0], dtype=torch.float64)
+    directional_check(
+        lambda: -1.0 / (1e-2 * 7) * (rbf(Z, F(x), 1.0)[:, 0] @ c), list(F.parameters())
+    )
+
+
+def test_cnn_gradient_through_both_kernel_arguments_matches_finite_differences():
+    torch.manual_seed(1)
+    F = FeatureMap(mnist_cnn(), normalize=2**0.5).double().eval()  # eval: no dropout masks
+    X = torch.randn(4, 1, 28, 28, dtype=torch.float64)
+    c = torch.tensor([1.0, -2.0, 1.0], dtype=torch.float64)
+
+    def loss():  # NSVM-2's objective: gradient through every support embedding
+        B = F(X)
+        return -(rbf(B[:3], B[3:], 1.0)[:, 0] @ c)
+
+    directional_check(loss, list(F.parameters()))
+
+
+def test_nsvm3_loss_and_alignment_gradients_match_finite_differences():
+    torch.manual_seed(2)
+    F = ringnorm_mlp(5).double()
+    X = torch.randn(8, 5, dtype=torch.float64)
+    y = torch.tensor([1.0, -1, 1, -1, 1, 1, -1, -1], dtype=torch.float64)
+    a = torch.tensor([0.0, 0.25, 0.5, 0, 0.25, 0, 0.75, 0.25], dtype=torch.float64)
+    params = list(F.parameters())
+    directional_check(lambda: nsvm3_loss(rbf(F(X), F(X), 0.1), y, a, 1.0), params)
+    directional_check(lambda: (1 - alignment(rbf(F(X), F(X), 0.1), y)) ** 2, params, seed=3)
+
+
+def test_alignment_is_one_for_the_ideal_kernel():
+    y = torch.tensor([1.0, 1.0, -1.0])
+    assert alignment(torch.outer(y, y), y).item() == pytest.approx(1.0)
+    a = torch.zeros(3)
+    # the proxy term is 0 when a = 0 on the batch, so the loss is minus the alignment
+    assert nsvm3_loss(torch.outer(y, y), y, a, 1.0).item() == pytest.approx(-1.0)
+
+
+class Identity(nn.Module):
+    """F(x) = x, with one parameter that gets a zero gradient, so theta never moves."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.w = nn.Parameter(torch.zeros(1, dtype=torch.float64))
+
+    def forward(self, x):
+        return x + 0.0 * self.w
+
+
+def test_nsvm1_with_a_fixed_identity_network_is_kernel_pegasos():
+    rng = np.random.default_rng(4)
+    X = rng.normal(size=(60, 3))
+    y = np.where(X[:, 0] * X[:, 2] > 0, 1.0, -1.0)
+    clf = NSVM1Classifier(
+        network=Identity, lam=1e-2, gamma=0.5, n_steps=400, normalize=None, dtype="float64",
+        random_state=9,
+    )  # fmt: skip
+    clf.fit(X, y)
+    seed = np.random.RandomState(9).randint(2**31 - 1)
+    ref, _ = run_pegasos(
+        X, y, lam=1e-2, n_steps=400, gamma=0.5, random_state=np.random.RandomState(seed)
+    )
+    assert clf.n_violations_ == ref.n_violations
+    np.testing.assert_allclose(
+        clf.decision_function(X), pegasos_decision(X, y, ref.alpha, 1e-2, 400, X, 0.5, "rbf")
+    )
+
+
+@pytest.fixture(scope="module")
+def easy():
+    """Two blobs 6 standard deviations apart in 4 dimensions."""
+    rng = np.random.default_rng(5)
+    y = np.repeat([-1.0, 1.0], 150)
+    X = rng.normal(size=(300, 4)) + 3.0 * y[:, None]
+    order = rng.permutation(300)
+    X, y = X[order], y[order]
+    return X[:200], y[:200], X[200:], y[200:]
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: NSVM1Classifier(n_steps=600),
+        lambda: NSVM2Classifier(n_steps=1000),
+        lambda: NSVM3Classifier(n_steps=60, batch_size=8),
+        lambda: NSVM4Classifier(n_steps=60, part2_steps=600, batch_size=8),
+    ],
+    ids=["nsvm1", "nsvm2", "nsvm3", "nsvm4"],
+)
+def test_each_algorithm_solves_an_easy_problem(easy, make):
+    X, y, Xt, yt = easy
+    clf = make().set_params(network=lambda: ringnorm_mlp(4), random_state=0)
+    clf.fit(X, np.where(y > 0, "b", "a"))
+    assert clf.score(Xt, np.where(yt > 0, "b", "a")) >= 0.97
+    assert clf.n_theta_updates_ >= 1
+
+
+def test_sweep_equals_separate_early_stopped_fits(easy):
+    X, y, Xt, yt = easy
+    Xv, yv = X[150:], y[150:]
+    configs = [EarlyStopping(1, 0.0, interval=50), EarlyStopping(3, 0.0, interval=100)]
+    kw = {"network": lambda: ringnorm_mlp(4), "n_steps": 800, "random_state": 3}
+    sweep = NSVM1Classifier(**kw, early_stopping=configs).fit(X[:150], y[:150], Xv, yv, Xt, yt)
+    for c, config in enumerate(configs):
+        one = NSVM1Classifier(**kw, early_stopping=config).fit(X[:150], y[:150], Xv, yv)
+        assert one.n_steps_ == sweep.early_stopping_.stop_iter[c]
+        assert one.stopped_early_ == sweep.early_stopping_.stopped_early[c]
+        assert one.score(Xt, yt) == sweep.early_stopping_.test_accuracy[c]
+
+
+def test_bad_inputs_name_the_fix():
+    rng = np.random.default_rng(0)
+    images = rng.normal(size=(6, 784))
+    y = np.array([0, 1] * 3)
+    cnn = NSVM3Classifier(network=mnist_cnn, input_shape=(1, 28, 28), n_steps=2, batch_size=2)
+    with pytest.raises(ValueError, match="input_shape=\\(1, 28, 28\\) needs 784"):
+        cnn.fit(images[:, :700], y)
+    wrong = NSVM3Classifier(network=mnist_cnn, input_shape=(1, 7, 7), n_steps=2, batch_size=2)
+    with pytest.raises(ValueError, match="Pass input_shape matching the network"):
+        wrong.fit(images[:, :49], y)
+    no_flatten = NSVM3Classifier(
+        network=lambda: nn.Sequential(*list(mnist_cnn())[:-1]),
+        input_shape=(1, 28, 28), n_steps=2, batch_size=2,
+    )  # fmt: skip
+    with pytest.raises(ValueError, match="End it with torch.nn.Flatten"):
+        no_flatten.fit(images, y)
+    mlp = {"network": lambda: ringnorm_mlp(4)}
+    with pytest.raises(InvalidParameterError, match="'lam' parameter"):
+        NSVM1Classifier(**mlp, lam=0.0).fit(images[:, :4], y)
+    with pytest.raises(InvalidParameterError, match="'n_steps' parameter"):
+        NSVM2Classifier(**mlp, n_steps=0).fit(images[:, :4], y)

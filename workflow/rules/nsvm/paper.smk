@@ -1,0 +1,203 @@
+"""The neural-SVM paper (Simon and Radons 2023): its rules and the named target ``nsvm``.
+
+Data (Ringnorm generated per seed, MNIST 0/1 fetched), the four NSVM algorithms
+at the paper's step counts over several seeds, two baselines, early stopping in
+place of the fixed counts, the tables and the reproduction table. Scripts are in
+workflow/scripts/nsvm/, captions in workflow/report/nsvm/, config in ``nsvm``.
+"""
+
+
+include: "common.smk"
+
+
+rule nsvm_mnist:
+    """MNIST's zeros and ones, normalised (official files, or the mirror's offline subset)."""
+    output:
+        "results/nsvm/data/mnist01.npz",
+    log:
+        "logs/nsvm/mnist.log",
+    conda:
+        ENV_ESMO
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=30,
+    params:
+        base_urls=NSVM["mnist"]["base_urls"],
+        mirror=NSVM["mnist"]["mirror"],
+        timeout_s=NSVM["mnist"]["timeout_s"],
+    script:
+        "../../scripts/nsvm/mnist.py"
+
+
+rule nsvm_split:
+    """One seed's split: test rows, training rows, the tuning indices."""
+    input:
+        nsvm_split_input,
+    output:
+        "results/nsvm/data/{dataset}_s{seed}.npz",
+    log:
+        "logs/nsvm/split/{dataset}_s{seed}.log",
+    wildcard_constraints:
+        dataset="ringnorm|mnist",
+        seed=r"\d+",
+    conda:
+        ENV_ESMO
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=10,
+    params:
+        cfg=lambda wc: NSVM["datasets"][wc.dataset],
+    script:
+        "../../scripts/nsvm/split.py"
+
+
+rule nsvm_train:
+    """NSVM-1..4 at the paper's step counts on one seed's split (one job: each run is short
+    beside the start-up of a job that imports torch)."""
+    input:
+        "results/nsvm/data/{dataset}_s{seed}.npz",
+    output:
+        "results/nsvm/runs/{dataset}_s{seed}.csv",
+    log:
+        "logs/nsvm/runs/{dataset}_s{seed}.log",
+    wildcard_constraints:
+        dataset="ringnorm|mnist",
+        seed=r"\d+",
+    conda:
+        ENV_ESMO
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=240,
+    params:
+        settings=lambda wc: nsvm_settings_all(wc.dataset),
+        steps_scale=NSVM["steps_scale"],
+    script:
+        "../../scripts/nsvm/train.py"
+
+
+rule nsvm_baselines:
+    """SMO on the raw features (grid CV) and kernel Pegasos without a network."""
+    input:
+        "results/nsvm/data/{dataset}_s{seed}.npz",
+    output:
+        "results/nsvm/baselines/{dataset}_s{seed}.csv",
+    log:
+        "logs/nsvm/baselines/{dataset}_s{seed}.log",
+    wildcard_constraints:
+        dataset="ringnorm|mnist",
+        seed=r"\d+",
+    conda:
+        ENV_ESMO
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=120,
+    params:
+        lam=NSVM["lam"],
+        smo=NSVM["baselines"]["smo"],
+        pegasos=NSVM["baselines"]["pegasos"],
+    script:
+        "../../scripts/nsvm/baselines.py"
+
+
+rule nsvm_early_stopping:
+    """Per method (NSVM-1..4, Pegasos), one tracked run: every configuration's stop, exactly."""
+    input:
+        "results/nsvm/data/{dataset}_s{seed}.npz",
+    output:
+        "results/nsvm/early_stopping/{dataset}_s{seed}.csv",
+    log:
+        "logs/nsvm/early_stopping/{dataset}_s{seed}.log",
+    wildcard_constraints:
+        dataset="ringnorm|mnist",
+        seed=r"\d+",
+    conda:
+        ENV_ESMO
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=240,
+    params:
+        settings=lambda wc: nsvm_settings_all(wc.dataset),
+        steps_scale=NSVM["steps_scale"],
+        early_stopping=NSVM["early_stopping"],
+        lam=NSVM["lam"],
+        pegasos=NSVM["baselines"]["pegasos"],
+    script:
+        "../../scripts/nsvm/early_stopping.py"
+
+
+rule nsvm_tables:
+    """Accuracy over seeds beside the paper and the baselines; early-stopped T against fixed T."""
+    input:
+        runs=nsvm_runs(),
+        baselines=nsvm_baselines(),
+        early_stopping=nsvm_early_stopping_runs(),
+    output:
+        accuracy=report(
+            "results/nsvm/accuracy.csv",
+            caption="../../report/nsvm/accuracy.rst",
+            category="NSVM",
+        ),
+        accuracy_html=report(
+            "results/nsvm/accuracy.html",
+            caption="../../report/nsvm/accuracy.rst",
+            category="NSVM",
+        ),
+        early_stopping=report(
+            "results/nsvm/early_stopping.csv",
+            caption="../../report/nsvm/early_stopping.rst",
+            category="NSVM",
+        ),
+        early_stopping_html=report(
+            "results/nsvm/early_stopping.html",
+            caption="../../report/nsvm/early_stopping.rst",
+            category="NSVM",
+        ),
+    log:
+        "logs/nsvm/tables.log",
+    conda:
+        ENV_ESMO
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../../scripts/nsvm/tables.py"
+
+
+rule nsvm_reproduction:
+    """The paper's numbers (workflow/data/nsvm/paper_values.csv) beside ours."""
+    input:
+        paper=workflow.source_path("../../data/nsvm/paper_values.csv"),
+        accuracy="results/nsvm/accuracy.csv",
+    output:
+        table=report(
+            "results/nsvm/reproduction.csv",
+            caption="../../report/nsvm/reproduction.rst",
+            category="NSVM",
+        ),
+        html=report(
+            "results/nsvm/reproduction.html",
+            caption="../../report/nsvm/reproduction.rst",
+            category="NSVM",
+        ),
+    log:
+        "logs/nsvm/reproduction.log",
+    conda:
+        ENV_ESMO
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../../scripts/nsvm/reproduction.py"
+
+
+rule nsvm:
+    """The whole NSVM reproduction: runs, baselines, early stopping, tables."""
+    input:
+        nsvm_products(),
