@@ -100,7 +100,8 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
     Attributes
     ----------
     classes_, support_, support_vectors_, dual_coef_, intercept_, n_iter_,
-    stopped_early_, max_iter_reached_, rho_, gamma_, n_features_in_.
+    stopped_early_, max_iter_reached_, rho_, gamma_, n_features_in_,
+    n_kernel_evaluations_ (kernel values the fit computed; 0 for the reference solvers).
     ``decision_function(x) = dual_coef_ @ K(support_vectors_, x) + intercept_``;
     a value >= 0 predicts ``classes_[1]`` (LIBSVM's rule).
     """
@@ -281,6 +282,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self.intercept_ = np.array([result.rho])
         self.rho_ = result.rho
         self.n_iter_ = result.n_iter
+        self.n_kernel_evaluations_ = result.kernel_evaluations
         self.stopped_early_ = result.stopped_early
         self.max_iter_reached_ = result.max_iter_reached
         if result.max_iter_reached:

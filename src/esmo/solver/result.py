@@ -16,6 +16,8 @@ class SolverResult:
     ``n_iter`` counts pair updates; ``max_iter_reached`` tells whether the solver
     stopped on its iteration limit rather than on the KKT tolerance;
     ``stopped_early`` whether validation-based early stopping ended the run.
+    ``kernel_evaluations`` counts the kernel values the run computed (rows times
+    their columns, evaluation columns included; 0 where a solver does not count).
     """
 
     alpha: np.ndarray
@@ -24,6 +26,7 @@ class SolverResult:
     max_iter_reached: bool
     stopped_early: bool = False
     objective: float = float("nan")
+    kernel_evaluations: int = 0
 
 
 @dataclass

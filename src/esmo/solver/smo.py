@@ -173,7 +173,10 @@ def run_smo(
     stopped_early = len(configs) > 0 and bool(np.all(stopped))
     if len(configs) == 1 and configs.restore_best[0] and stopped_early:
         alpha, rho, objective = tr.best_alpha[0], float(tr.best_rho[0]), float("nan")
-    result = SolverResult(alpha, rho, int(n_iter), bool(hit_max), stopped_early, objective)
+    kernel_evaluations = int(rows.clock[2]) * rows.XT.shape[1]
+    result = SolverResult(
+        alpha, rho, int(n_iter), bool(hit_max), stopped_early, objective, kernel_evaluations
+    )
     if not len(configs):
         return result, None
     predictions = None
