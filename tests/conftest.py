@@ -77,3 +77,28 @@ def require_mirror() -> Path:
 def libsvm_mirror() -> Path:
     """Folder of the LIBSVM files (see :func:`require_mirror`: fails under CI if missing)."""
     return require_mirror()
+
+
+UCI_MIRROR = Path(os.environ.get("ESMO_UCI_MIRROR", REPO.parent / "shared" / "datasets" / "uci"))
+UCI_FILES = ("magic04.data", "bank-full.csv", "adult.data", "adult.test")
+
+
+def require_uci_mirror() -> Path:
+    """The UCI mirror folder (``$ESMO_UCI_MIRROR`` or ``../shared/datasets/uci``), like
+    :func:`require_mirror`: a missing file fails the test under CI and skips it elsewhere."""
+    missing = [name for name in UCI_FILES if not (UCI_MIRROR / name).is_file()]
+    if missing:
+        message = (
+            f"UCI data mirror {UCI_MIRROR} lacks {', '.join(missing)}; put the files in "
+            "../shared/datasets/uci beside the checkout or set ESMO_UCI_MIRROR to their folder"
+        )
+        if on_ci():
+            pytest.fail(f"{message} (CI=true: the mirror is required)", pytrace=False)
+        pytest.skip(message)
+    return UCI_MIRROR
+
+
+@pytest.fixture
+def uci_mirror() -> Path:
+    """Folder of the UCI files (see :func:`require_uci_mirror`)."""
+    return require_uci_mirror()

@@ -22,6 +22,7 @@ _EXPORTS: dict[str, str] = {
     "SolverResult": "esmo.solver.result",
     "solve_smo": "esmo.solver.smo",
     "kernel_matrix": "esmo.solver.kernels",
+    "SVMEnsembleClassifier": "esmo.estimators.svm_ensemble",
 }
 
 __all__ = sorted(_EXPORTS)
