@@ -25,6 +25,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 # One folder per paper (workflow/rules/<paper>/paper.smk: its rules and named targets).
 include: "workflow/rules/thesis/paper.smk"
+include: "workflow/rules/ensembles/paper.smk"
 
 
 rule all:
