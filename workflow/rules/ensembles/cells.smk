@@ -2,13 +2,13 @@
 
 
 rule ensembles_cell:
+    """Fit one cell's model on its repetition's split; its accuracy and its cost, one row per arm."""
     input:
         ensembles_cell_data,
     output:
         "results/ensembles/cells/{dataset}/rep{rep}/{cell}.csv",
     log:
         "logs/ensembles/cells/{dataset}/rep{rep}/{cell}.log",
-    """Fit one cell's model on its repetition's split; its accuracy and its cost, one row per arm."""
     wildcard_constraints:
         dataset="|".join(DATASET_NAMES_ENSEMBLES),
         rep="[0-9]+",
