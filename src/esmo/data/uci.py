@@ -23,9 +23,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
-import shutil
-import tempfile
-import time
 import urllib.error
 import urllib.parse
 import zipfile
@@ -35,7 +32,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
-from esmo.data.libsvm import DatasetVerificationError, DownloadError, _download, _is_url
+from esmo.data.libsvm import DatasetVerificationError, DownloadError, _is_url, fetch_verified
 
 #: The UCI archive's base URL.
 UCI_BASE_URL = "https://archive.ics.uci.edu/ml/machine-learning-databases/"
@@ -279,50 +276,29 @@ def fetch(
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     source = source_location(name, mirror=mirror, base_url=base_url)
-    remote = _is_url(source)
-    if not remote and not os.path.isfile(source):
+    if not _is_url(source) and not os.path.isfile(source):
         raise DownloadError(
             f"mirror folder {os.fspath(mirror)!r} has no file {spec.name!r} (looked for "
             f"{source}); the mirror must hold the UCI files under their names."
         )
-    attempts = retries if remote else 1
-    last_error: Exception | None = None
-    for attempt in range(attempts):
-        if attempt:
-            time.sleep(min(2.0**attempt, 30.0))
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
-        os.close(fd)
-        tmp = Path(tmp_name)
-        try:
-            if remote:
-                _download(source, tmp, timeout)
-            else:
-                shutil.copyfile(source, tmp)
-            rows = read_rows(tmp, spec)
-            verify_rows(rows, spec)
-            if spec.member is not None and zipfile.is_zipfile(tmp):
-                with open(tmp, "w", encoding="utf-8", newline="") as out:
-                    writer = csv.writer(out, delimiter=spec.sep, lineterminator="\n")
-                    writer.writerows([_header(spec)] + rows if spec.header else rows)
-            os.replace(tmp, dest)
-            return dest
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-            last_error = exc
-        except DatasetVerificationError as exc:
-            if not remote:
-                raise DatasetVerificationError(f"{source}: {exc}") from exc
-            last_error = exc
-        finally:
-            tmp.unlink(missing_ok=True)
-    if isinstance(last_error, DatasetVerificationError):
-        raise DatasetVerificationError(
-            f"{source} failed verification {attempts} times: {last_error}"
-        ) from last_error
-    raise DownloadError(
-        f"could not download {source} after {attempts} attempts ({last_error}). If this machine "
-        "is offline, fetch from a mirror instead: pass mirror= a folder or base URL holding the "
-        "UCI files (e.g. mirror='../shared/datasets/uci')."
-    ) from last_error
+
+    def check(tmp: Path) -> None:
+        rows = read_rows(tmp, spec)
+        verify_rows(rows, spec)
+        if spec.member is not None and zipfile.is_zipfile(tmp):  # keep the member only
+            with open(tmp, "w", encoding="utf-8", newline="") as out:
+                writer = csv.writer(out, delimiter=spec.sep, lineterminator="\n")
+                writer.writerows([_header(spec)] + rows if spec.header else rows)
+
+    return fetch_verified(
+        source,
+        dest,
+        check,
+        retries=retries,
+        timeout=timeout,
+        files="the UCI files",
+        example="../shared/datasets/uci",
+    )
 
 
 def _header(spec: UCIFile) -> list[str]:
