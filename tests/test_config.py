@@ -63,9 +63,9 @@ def test_schema_documents_and_bounds_every_key():
 
 
 def test_shared_sections_and_one_section_per_paper():
-    """datasets and solver are shared; every thesis key is under thesis."""
+    """datasets and solver are shared; every thesis key is under thesis, every ensembles key under ensembles."""
     config = _load("config.yaml")
-    assert list(config) == ["datasets", "solver", "thesis"]
+    assert list(config) == ["datasets", "solver", "thesis", "ensembles"]
     assert list(config["thesis"]) == [
         "datasets",
         "synthetic",
