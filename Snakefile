@@ -27,6 +27,7 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/thesis/paper.smk"
 include: "workflow/rules/mdl/paper.smk"
 include: "workflow/rules/nsvm/paper.smk"
+include: "workflow/rules/ensembles/paper.smk"
 
 
 rule all:

@@ -53,6 +53,21 @@ def on_ci() -> bool:
     return os.environ.get("CI", "").strip().lower() in {"true", "1", "yes"}
 
 
+def _require_folder(folder: Path, files: tuple[str, ...], what: str, place: str, env: str) -> Path:
+    """``folder`` if it holds ``files``, or the current test stops: failed under CI, else skipped."""
+    missing = [name for name in files if not (folder / name).is_file()]
+    if missing:
+        found = "not found" if len(missing) == len(files) else f"lacks {', '.join(missing)}"
+        message = (
+            f"{what} data mirror {folder} {found}; put the files in {place} "
+            f"beside the checkout or set {env} to their folder"
+        )
+        if on_ci():
+            pytest.fail(f"{message} (CI=true: the mirror is required)", pytrace=False)
+        pytest.skip(message)
+    return folder
+
+
 def require_mirror() -> Path:
     """The LIBSVM mirror folder, or the current test stops: failed under CI, else skipped.
 
@@ -60,20 +75,30 @@ def require_mirror() -> Path:
     developer's machine without it the tests that read it are skipped; under CI a missing
     mirror fails them, so a misplaced checkout cannot pass with the LIBSVM tests unrun.
     """
-    missing = [name for name in MIRROR_FILES if not (MIRROR / name).is_file()]
-    if missing:
-        what = "not found" if len(missing) == len(MIRROR_FILES) else f"lacks {', '.join(missing)}"
-        message = (
-            f"LIBSVM data mirror {MIRROR} {what}; put the files in ../shared/datasets/libsvm "
-            "beside the checkout or set ESMO_LIBSVM_MIRROR to their folder"
-        )
-        if on_ci():
-            pytest.fail(f"{message} (CI=true: the mirror is required)", pytrace=False)
-        pytest.skip(message)
-    return MIRROR
+    return _require_folder(
+        MIRROR, MIRROR_FILES, "LIBSVM", "../shared/datasets/libsvm", "ESMO_LIBSVM_MIRROR"
+    )
 
 
 @pytest.fixture
 def libsvm_mirror() -> Path:
     """Folder of the LIBSVM files (see :func:`require_mirror`: fails under CI if missing)."""
     return require_mirror()
+
+
+UCI_MIRROR = Path(os.environ.get("ESMO_UCI_MIRROR", REPO.parent / "shared" / "datasets" / "uci"))
+UCI_FILES = ("magic04.data", "bank-full.csv", "adult.data", "adult.test")
+
+
+def require_uci_mirror() -> Path:
+    """The UCI mirror folder (``$ESMO_UCI_MIRROR`` or ``../shared/datasets/uci``), as
+    :func:`require_mirror`: failed under CI when a file is missing, else skipped."""
+    return _require_folder(
+        UCI_MIRROR, UCI_FILES, "UCI", "../shared/datasets/uci", "ESMO_UCI_MIRROR"
+    )
+
+
+@pytest.fixture
+def uci_mirror() -> Path:
+    """Folder of the UCI files (see :func:`require_uci_mirror`)."""
+    return require_uci_mirror()

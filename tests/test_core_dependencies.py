@@ -32,6 +32,10 @@ SCRIPT = textwrap.dedent(
     result = sweep_early_stopping(X[:40], y[:40], X[40:], y[40:], [EarlyStopping(2, 0.0)])
     assert result.stop_iter.shape == (1,)
     assert solve_smo(X, y).n_iter > 0
+    from esmo import SVMEnsembleClassifier
+    from esmo.data import breiman, uci
+    ens = SVMEnsembleClassifier(n_subensembles=2, train_proportion=0.25, C_grid=[1.0], gamma_grid=[1.0])
+    assert ens.fit(X, y).score(X, y) > 0.8
     loaded = sorted(m for m in sys.modules if m.split(".")[0] in {blocked!r})
     print("loaded:", loaded)
     """

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 from esmo.analysis.nsvm import accuracy_table, reproduction_values
-from esmo.data.breiman import ringnorm
+from esmo.data.breiman import ringnorm_delve
 from esmo.data.mnist import FILES, SUBSET, fetch, load_zero_one
 
 MNIST = Path(
@@ -22,7 +22,7 @@ MNIST = Path(
 
 
 def test_ringnorm_follows_breimans_definition():
-    X, y = ringnorm(40_000, 20, random_state=0)
+    X, y = ringnorm_delve(40_000, 20, random_state=0)
     assert X.shape == (40_000, 20) and (y == 1).sum() == (y == -1).sum() == 20_000
     inner, outer = X[y == 1], X[y == -1]
     a = 2 / math.sqrt(20)
@@ -31,15 +31,15 @@ def test_ringnorm_follows_breimans_definition():
     np.testing.assert_allclose(inner.var(0), 1.0, atol=0.05)
     np.testing.assert_allclose(outer.mean(0), 0.0, atol=0.08)
     np.testing.assert_allclose(outer.var(0), 4.0, atol=0.2)
-    again, _ = ringnorm(40_000, 20, random_state=0)
+    again, _ = ringnorm_delve(40_000, 20, random_state=0)
     np.testing.assert_array_equal(X, again)
 
 
 def test_ringnorm_rejects_bad_sizes():
     with pytest.raises(ValueError, match="n must be an integer >= 2"):
-        ringnorm(1)
+        ringnorm_delve(1)
     with pytest.raises(ValueError, match="d must be a positive integer"):
-        ringnorm(10, 0)
+        ringnorm_delve(10, 0)
 
 
 def require_mnist() -> Path:

@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import MIRROR, require_mirror
+from conftest import MIRROR, require_mirror, require_uci_mirror
 from scipy.stats import wilcoxon
 
 from esmo.analysis.scoring import SELECTION_COLUMNS
@@ -65,17 +65,21 @@ def test_half_targets_split_the_reproduction(tmp_path):
     assert timed["reproduction"] == 1
 
 
-def test_thesis_target_is_the_whole_reproduction(tmp_path):
-    """all = the thesis + the other papers' own rules + the shared data summary."""
+def test_paper_targets_make_up_the_whole_reproduction(tmp_path):
+    """all = thesis + ensembles + the other papers' own rules + the shared data summary."""
     everything = planned_jobs(tmp_path)
     thesis = planned_jobs(tmp_path, "thesis")
+    ensembles = planned_jobs(tmp_path, "ensembles")
     assert everything.pop("all") == 1 and everything.pop("data_summary") == 1
-    assert thesis.pop("thesis") == 1
-    everything.pop("total"), thesis.pop("total")
+    assert thesis.pop("thesis") == 1 and ensembles.pop("ensembles") == 1
+    everything.pop("total"), thesis.pop("total"), ensembles.pop("total")
+    assert not set(thesis) & set(ensembles)
     # the MDL paper's E1 datasets are the thesis's, the NSVM paper makes its own data:
     # both add only rules of their own
     own = ("mdl", "nsvm")
-    assert thesis == {rule: n for rule, n in everything.items() if not rule.startswith(own)}
+    assert {**thesis, **ensembles} == {
+        rule: n for rule, n in everything.items() if not rule.startswith(own)
+    }
 
 
 def test_nsvm_target_plans_the_default_scale(tmp_path):
@@ -130,16 +134,15 @@ def _wilcoxon_holm_recomputed(scores: pd.DataFrame, beta: float, alpha: float) -
 def reduced_run(tmp_path_factory):
     """The reduced config run end to end from the offline mirror."""
     require_mirror()  # skipped without the mirror, failed under CI
+    uci_mirror = require_uci_mirror()
     workdir = tmp_path_factory.mktemp("reduced")
     mirror_config = workdir / "mirror.yaml"
-    mirror_config.write_text(
-        yaml.safe_dump(
-            {
-                "datasets": {"mirror": str(MIRROR.resolve())},
-                "nsvm": {"mnist": {"mirror": str(MNIST_MIRROR.resolve())}},
-            }
-        )
-    )
+    mirrors = {
+        "datasets": {"mirror": str(MIRROR.resolve())},
+        "nsvm": {"mnist": {"mirror": str(MNIST_MIRROR.resolve())}},
+        "ensembles": {"uci": {"mirror": str(uci_mirror.resolve())}},
+    }
+    mirror_config.write_text(yaml.safe_dump(mirrors))
     configs = [str(REPO / "config" / "test.yaml"), str(mirror_config)]
     snakemake(workdir, "--cores", "2", "--configfile", *configs)
     return workdir, configs
@@ -612,3 +615,62 @@ def test_report_in_headless_chromium(reduced_run, tmp_path):
         zip_seen = _check_report_in_browser(browser, zip_page, shots / "zip")
     assert html_seen == zip_seen
     print(f"report checked in chromium: {html_seen}; screenshots in {shots}")
+
+
+def test_reduced_run_produces_the_ensembles_products(reduced_run):
+    """Table 1, figs 1-4, the variants and the reproduction; the CI smoke's fit counts and accuracy."""
+    workdir, _ = reduced_run
+    out = workdir / "results" / "ensembles"
+    cfg = yaml.safe_load((REPO / "config" / "test.yaml").read_text())["ensembles"]
+    for name in ("fig1.png", "fig2.png", "fig3.png", "fig4.png", "table1.html", "variants.html"):
+        assert (out / name).stat().st_size > 1000, name
+    table = pd.read_csv(out / "table1.csv")
+    grid_size, B = 30, 10  # grid steps of 4; B's default
+    ens = table[table["method"] == "ensemble"]
+    parts = np.round(1 / ens["train_proportion"])
+    np.testing.assert_array_equal(ens["n_fits"], 2 * B * grid_size + B * parts)
+    svm = table[table["method"] == "svm"]
+    assert (svm["n_fits"] == grid_size * 10 + 1).all()
+    assert set(ens["train_proportion"]) == set(cfg["table1"]["train_proportions"])
+    for _, part in table.groupby(["dataset", "method"]):
+        # the cost grows with tp and with N (kernel evaluations: machine-independent)
+        assert part["kernel_evaluations"].is_monotonic_increasing
+    twonorm = table[table["dataset"] == "twonorm"]
+    assert (twonorm["accuracy_mean"] > 90).all()
+    fig1 = pd.read_csv(out / "fig1.csv")
+    assert {"structured_accuracy_mean", "subbagging_accuracy_mean"} <= set(fig1.columns)
+    variants = pd.read_csv(out / "variants.csv")
+    assert set(variants["search"]) == {"exhaustive", "early_stopped", "halving"}
+    beside = pd.read_csv(out / "table1_beside_paper.csv")
+    assert beside["paper_accuracy"].notna().any()
+    reproduction = pd.read_csv(out / "reproduction.csv")
+    assert reproduction["ours"].notna().any()
+
+
+def test_ensembles_cells_do_not_depend_on_cores(reduced_run, tmp_path):
+    """A cell run alone on one core gives the same numbers as in the two-core run (seconds aside)."""
+    workdir, configs = reduced_run
+    cells = [
+        "results/ensembles/cells/twonorm/rep0/ens-exhaustive-tp0.1.csv",
+        "results/ensembles/cells/twonorm/rep0/svm-exhaustive-n100.csv",
+    ]
+    snakemake(tmp_path, *cells, "--cores", "1", "--configfile", *configs)
+    timing = ["cpu_seconds", "wall_seconds", "search_cpu_seconds"]
+    for cell in cells:
+        ours = pd.read_csv(tmp_path / cell).drop(columns=timing)
+        theirs = pd.read_csv(workdir / cell).drop(columns=timing)
+        pd.testing.assert_frame_equal(ours, theirs)
+
+
+def test_offline_uci_download_fails_naming_the_mirror_option(tmp_path):
+    config = tmp_path / "download.yaml"
+    offline = {"uci": {"base_url": "http://127.0.0.1:9/", "retries": 1}}
+    config.write_text(yaml.safe_dump({"ensembles": offline}))
+    result = snakemake(
+        tmp_path, "resources/uci/magic04.data", "--cores", "1", "--configfile", str(config),
+        check=False,
+    )  # fmt: skip
+    assert result.returncode != 0
+    log = (tmp_path / "logs" / "ensembles" / "download" / "magic04.data.log").read_text()
+    assert "ensembles.uci.mirror" in log and "../shared/datasets/uci" in log
+    assert not (tmp_path / "resources" / "uci" / "magic04.data").exists()

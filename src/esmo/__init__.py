@@ -23,6 +23,7 @@ _EXPORTS: dict[str, str] = {
     "solve_smo": "esmo.solver.smo",
     "kernel_matrix": "esmo.solver.kernels",
     "MDLSearch": "esmo.selection.mdl_search",
+    "SVMEnsembleClassifier": "esmo.estimators.svm_ensemble",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -17,6 +17,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -249,13 +250,41 @@ def fetch(
     dest = Path(dest)
     dest.parent.mkdir(parents=True, exist_ok=True)
     source = source_location(name, mirror=mirror, base_url=base_url)
-    remote = _is_url(source)
-    if not remote and not os.path.isfile(source):
+    if not _is_url(source) and not os.path.isfile(source):
         raise DownloadError(
             f"mirror folder {os.fspath(mirror)!r} has no file {spec.filename!r} "
             f"(looked for {source}); the mirror must hold the LIBSVM files under their "
             "official names."
         )
+    return fetch_verified(
+        source,
+        dest,
+        lambda tmp: verify(*load(tmp, name), name),
+        retries=retries,
+        timeout=timeout,
+        files="the LIBSVM files",
+        example="../shared/datasets/libsvm",
+    )
+
+
+def fetch_verified(
+    source: str,
+    dest: Path,
+    check: Callable[[Path], None],
+    *,
+    retries: int,
+    timeout: float,
+    files: str,
+    example: str,
+) -> Path:
+    """Copy or download ``source`` into a temporary file beside ``dest``, ``check`` it, move it.
+
+    ``check`` raises :class:`DatasetVerificationError` for a wrong file (it may
+    rewrite the temporary file, e.g. to extract an archive member). A URL is
+    tried ``retries`` times with exponential backoff; a local copy once. The
+    errors name the mirror option (``files`` it must hold, an ``example`` folder).
+    """
+    remote = _is_url(source)
     attempts = retries if remote else 1
     last_error: Exception | None = None
     for attempt in range(attempts):
@@ -269,7 +298,7 @@ def fetch(
                 _download(source, tmp, timeout)
             else:
                 shutil.copyfile(source, tmp)
-            verify(*load(tmp, name), name)
+            check(tmp)
             os.replace(tmp, dest)
             return dest
         except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
@@ -286,8 +315,8 @@ def fetch(
         ) from last_error
     raise DownloadError(
         f"could not download {source} after {attempts} attempts ({last_error}). If this "
-        "machine is offline, fetch from a mirror instead: pass mirror= a folder or base URL "
-        "holding the LIBSVM files (e.g. mirror='../shared/datasets/libsvm')."
+        f"machine is offline, fetch from a mirror instead: pass mirror= a folder or base URL "
+        f"holding {files} (e.g. mirror='{example}')."
     ) from last_error
 
 

@@ -187,6 +187,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
     classes_, support_, support_vectors_, n_support_, dual_coef_, intercept_,
     coef_ (linear kernel), n_iter_, stopped_early_, max_iter_reached_,
     max_time_reached_, stopped_by_callback_, rho_, gamma_, class_weight_,
+    n_kernel_evaluations_ (kernel values the fit computed; 0 for the reference solvers),
     n_features_in_. With two classes,
     ``decision_function(x) = dual_coef_ @ K(support_vectors_, x) + intercept_``;
     a value >= 0 predicts ``classes_[1]`` (LIBSVM's rule). With more, the
@@ -577,6 +578,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self.intercept_ = np.array([result.rho])
         self.rho_ = result.rho
         self.n_iter_ = result.n_iter
+        self.n_kernel_evaluations_ = result.kernel_evaluations
         self.stopped_early_ = result.stopped_early
         self.max_iter_reached_ = result.max_iter_reached
         self.max_time_reached_ = result.max_time_reached

@@ -23,6 +23,9 @@ class SolverResult:
     ``state`` is where esmo's solver left off (:mod:`esmo.solver.state`): what
     a warm start continues from. ``max_time_reached`` and ``stopped_by_callback``
     tell whether the wall-clock budget or the per-check hook ended the run.
+    ``kernel_evaluations`` counts the kernel values the run computed (rows times
+    their columns, evaluation columns and fresh checks included; 0 where a
+    solver does not count).
     """
 
     alpha: np.ndarray
@@ -34,6 +37,7 @@ class SolverResult:
     state: SolverState | None = None
     max_time_reached: bool = False
     stopped_by_callback: bool = False
+    kernel_evaluations: int = 0
 
 
 class CheckInfo(NamedTuple):

@@ -90,8 +90,9 @@ def build_kernel_rows(
         start += b.shape[0]
     blas = np.dtype(dtype) == np.float64
     X_all = np.concatenate(blocks) if blas and len(blocks) > 1 else X_train
-    clock = np.zeros(2, dtype=np.int64)
+    clock = np.zeros(3, dtype=np.int64)
     if blas and n * n_cols * itemsize <= budget:
+        clock[2] = n
         data = np.empty((n, n_cols), dtype=dtype)
         for start in range(0, n, _CHUNK_ROWS):
             stop = min(start + _CHUNK_ROWS, n)
@@ -139,6 +140,7 @@ def get_row(rows, i, n_cols):
     else:
         s = np.argmin(rows.stamp)  # the least recently used
         rows.slot_of[rows.owner[s]] = -1
+    clock[2] += 1
     rows.owner[s] = i
     rows.slot_of[i] = s
     rows.stamp[s] = clock[0]

@@ -290,9 +290,11 @@ def run_smo(
     limit = params.iteration_limit(n)
     start_tracking(tr, y, state.G, state.status, limit, state.n_iter)
     fresh_sums = None
+    fresh_kernel_values = [0]
     if tr.fresh.any():
 
         def fresh_sums(alpha: np.ndarray) -> np.ndarray:
+            fresh_kernel_values[0] += np.count_nonzero(alpha) * X_eval.shape[0]
             sums = evaluation_sums(X, y, alpha, X_eval, params)
             f_val = sums[:n_val] - tr.rho_now[0]
             for code, metric in enumerate(configs.custom_metrics, start=len(METRICS)):
@@ -301,7 +303,8 @@ def run_smo(
 
     loop_args = (y, kernel_diagonal(X, params.kernel), upper, params.tol)
     reason = drive(loop_args, rows, tr, state, limit, callback, max_time, fresh_sums)
-    result = _result(y, p, state, tr, configs, reason)
+    kernel_values = int(rows.clock[2]) * rows.XT.shape[1] + fresh_kernel_values[0]
+    result = _result(y, p, state, tr, configs, reason, kernel_values)
     if not len(configs):
         return result, None
     predictions = None
@@ -339,6 +342,7 @@ def _result(
     tr: Any,
     configs: EarlyStoppingSet,
     reason: int,
+    kernel_evaluations: int,
 ) -> SolverResult:
     """The model a run returns: where it ended, or a restore_best fit's best iterate."""
     alpha, G, status = state.alpha.copy(), state.G, state.status
@@ -357,6 +361,7 @@ def _result(
         state,
         max_time_reached=reason == TIME_LIMIT,
         stopped_by_callback=reason == CALLBACK_STOP,
+        kernel_evaluations=kernel_evaluations,
     )
 
 

@@ -4,7 +4,7 @@ import logging
 
 import numpy as np
 
-from esmo.data.breiman import ringnorm
+from esmo.data.breiman import ringnorm_delve
 from esmo.experiments.job_log import job_log
 from esmo.nsvm.experiment import make_split
 
@@ -12,7 +12,7 @@ dataset, seed = snakemake.wildcards.dataset, int(snakemake.wildcards.seed)
 cfg = snakemake.params.cfg
 with job_log(snakemake.log[0], f"{dataset} split, seed {seed}"):
     if dataset == "ringnorm":
-        X, y = ringnorm(cfg["n"], 20, random_state=seed)
+        X, y = ringnorm_delve(cfg["n"], 20, random_state=seed)
         split = make_split(
             X, y, None, None, n_test=cfg["n_test"], n_train=cfg["n_train"],
             n_tune=cfg["n_tune"], standardise=True, seed=seed,

@@ -1,0 +1,22 @@
+"""Sec 7: the early-stopped and successive-halving grid searches beside the exhaustive one."""
+
+import logging
+from pathlib import Path
+
+import pandas as pd
+
+from esmo.analysis.ensembles import to_html, variants_table
+from esmo.experiments.job_log import job_log
+
+with job_log(snakemake.log[0], "variants"):
+    summary = pd.read_csv(snakemake.input.summary, keep_default_na=False, na_values=[""])
+    summary["sampling"] = summary["sampling"].fillna("")
+    table = variants_table(
+        summary,
+        n_train=snakemake.params.n_train,
+        datasets=snakemake.params.datasets,
+        beta=snakemake.params.beta,
+    )
+    table.to_csv(snakemake.output.table, index=False)
+    Path(snakemake.output.html).write_text(to_html(table))
+    logging.info("variants:\n%s", table.to_string())
