@@ -281,7 +281,7 @@ def run_smo(
     if len(configs) and (configs.needs_validation or X_val is not None):
         blocks, y_eval, n_val = as_evaluation(X_val, y_val, X_test, y_test, X.shape[1])
     rows = build_kernel_rows(X, blocks, params)
-    fresh = fresh_evaluation(configs, evaluation, n, X.shape[1])
+    fresh = fresh_evaluation(configs, evaluation)
     tr = make_tracker(configs, y_eval, n_val, p, stop_when_all_stopped, fresh)
     X_eval = np.concatenate(blocks) if blocks else X[:0]
     if len(blocks) and state.alpha.any():  # a warm start: the sums of its alphas

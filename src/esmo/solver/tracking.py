@@ -456,26 +456,24 @@ def fresh_check(tr, n_iter, sums, y, G, alpha):
 #: How checks may read the decision values (``run_smo``'s ``evaluation``).
 EVALUATIONS: tuple[str, ...] = ("auto", "incremental", "fresh")
 
-#: ``auto`` never evaluates afresh below this interval.
-FRESH_FROM_INTERVAL = 256
+#: ``auto`` evaluates afresh the configurations whose interval is at least this. A fresh
+#: check costs a kernel product with the support vectors plus about 0.15 ms of pausing
+#: the loop; incremental tracking costs the evaluation columns of every new kernel row
+#: and O(n_val) per iteration. benchmarks/bench_solver.py (table 2, idle 2-core machine)
+#: put the break-even near r = 1,100 on w1a, 4,500 on german.numer and 4,000 on
+#: fourclass: fresh checks at r = 768 cost +12 % (fourclass) to +33 % (w1a) per
+#: iteration against +3 % to +22 % incremental.
+FRESH_FROM_INTERVAL = 4096
 
-#: ``auto``'s cost model: a fresh check costs about ``n_sv * m * d`` multiply-adds in
-#: BLAS, incremental tracking about ``m * FRESH_EXCHANGE_RATE`` of them per iteration
-#: (its update and the evaluation columns of new kernel rows), with n_sv at most n;
-#: calibrated by benchmarks/bench_solver.py (table 2).
-FRESH_EXCHANGE_RATE = 4.0
 
-
-def fresh_evaluation(configs: EarlyStoppingSet, evaluation: str, n: int, d: int) -> np.ndarray:
+def fresh_evaluation(configs: EarlyStoppingSet, evaluation: str) -> np.ndarray:
     """Which configurations read decision values computed afresh at their checks.
 
     ``incremental``: none; ``fresh``: all (the thesis's cost model: predictions
-    recomputed at every check); ``auto``: those whose interval ``r`` makes a
-    fresh check cheaper than ``r`` iterations of incremental tracking, by
-    :data:`FRESH_EXCHANGE_RATE` with every point a support vector (``r >= n d /
-    rate``), and at least :data:`FRESH_FROM_INTERVAL`. The choice is the
-    configuration's own (from its interval and the problem's size), never the
-    run's, so a sweep and a separate fit read the same values and stop alike.
+    recomputed at every check); ``auto``: those whose interval is at least
+    :data:`FRESH_FROM_INTERVAL`, where a fresh check becomes the cheaper. The
+    choice is the configuration's own (from its interval), never the run's, so
+    a sweep and a separate fit read the same values and stop alike.
     ``mdl_logistic`` reads no decision value: it is tracked incrementally
     (it costs nothing between checks). A user's :class:`~esmo.early_stopping.Metric`
     is evaluated in Python, always at fresh checks.
@@ -488,5 +486,4 @@ def fresh_evaluation(configs: EarlyStoppingSet, evaluation: str, n: int, d: int)
         return custom
     if evaluation == "fresh":
         return reads_values.copy()
-    threshold = max(FRESH_FROM_INTERVAL, n * d / FRESH_EXCHANGE_RATE)
-    return custom | (reads_values & (configs.interval >= threshold))
+    return custom | (reads_values & (configs.interval >= FRESH_FROM_INTERVAL))
