@@ -1,8 +1,9 @@
 """The SMO solver: Fan, Chen and Lin's working-set selection, as LIBSVM runs it without shrinking.
 
-One compiled loop, :func:`smo_loop`, solves ``min 0.5 a'Qa - e'a, 0 <= a <= C,
-y'a = 0`` (``Q_ij = y_i y_j K_ij``). It is a short driver over named steps,
-each a screen long, as in LIBSVM's ``Solver::Solve``:
+One compiled loop, :func:`smo_loop`, solves LIBSVM's general dual ``min 0.5
+a'Qa + p'a, 0 <= a_t <= C_t, y'a = 0`` (``Q_ij = y_i y_j K_ij``; ``p = -e``
+and one ``C`` for the plain SVM). It is a short driver over named steps, each
+a screen long, as in LIBSVM's ``Solver::Solve``:
 
 ==========================  ============================================
 step                        where
@@ -15,6 +16,10 @@ update ``G``, next ``i``    :func:`esmo.solver.update.update_gradient`
 rho                         :mod:`esmo.solver.rho`
 early-stopping hook         :func:`esmo.solver.tracking.check`
 ==========================  ============================================
+
+The loop reads and leaves a :class:`~esmo.solver.state.SolverState`, so it can
+pause and go on exactly: :func:`drive` pauses it for fresh checks, the per-check
+hook and the wall-clock budget; a warm start hands it the previous fit's state.
 
 Arithmetic follows LIBSVM step for step (tie breaking, the clipped pair update,
 ``tau = 1e-12`` for a non-positive curvature, the stopping rule
