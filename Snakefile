@@ -1,8 +1,11 @@
 """esmo: early stopping inside SMO for SVM hyperparameter tuning.
 
-Reproduces the experiments of each paper (today the 2025 MSc thesis, target
-``thesis``); the thesis protocol is docs/protocol.md and the layout and data
-contracts are in docs/architecture.md. Run with
+Reproduces the experiments of five papers, each with a named target: the 2025
+MSc thesis (``thesis``), MDL model selection (``mdl``), neural SVMs and kernel
+Pegasos (``nsvm``) and SVM ensembles on a budget (``ensembles``); the thesis
+protocol is docs/protocol.md, the other papers' choices are decided in the
+protocol notes they cite, and the layout and data contracts are in
+docs/architecture.md. Run with
 `snakemake --profile profiles/default`.
 """
 
@@ -31,7 +34,7 @@ include: "workflow/rules/ensembles/paper.smk"
 
 
 rule all:
-    """Every paper's reproduction (today the thesis: see rule thesis)."""
+    """Every paper's reproduction (the rules thesis, mdl, nsvm and ensembles)."""
     default_target: True
     input:
         paper_products(),
