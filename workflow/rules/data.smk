@@ -26,8 +26,11 @@ rule download_libsvm:
         base_url=config["datasets"]["base_url"],
         retries=config["datasets"]["retries"],
         timeout_s=config["datasets"]["timeout_s"],
+        registry="libsvm",
+        mirror_key="datasets.mirror",
+        mirror_example='datasets={"mirror": "../shared/datasets/libsvm"}',
     script:
-        "../scripts/download_libsvm.py"
+        "../scripts/download.py"
 
 
 rule prepare_libsvm:

@@ -27,8 +27,11 @@ rule ensembles_download_uci:
         base_url=ENSEMBLES["uci"]["base_url"],
         retries=ENSEMBLES["uci"]["retries"],
         timeout_s=ENSEMBLES["uci"]["timeout_s"],
+        registry="uci",
+        mirror_key="ensembles.uci.mirror",
+        mirror_example='ensembles={"uci": {"mirror": "../shared/datasets/uci"}}',
     script:
-        "../../scripts/ensembles/download_uci.py"
+        "../../scripts/download.py"
 
 
 rule ensembles_prepare_uci:
