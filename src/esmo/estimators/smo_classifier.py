@@ -162,9 +162,10 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         class by ``n_samples / (2 * its count)``.
     warm_start : bool
         Start from the previous fit's solution. When only ``max_iter`` or the
-        early-stopping settings changed (same data, kernel, ``C`` and weights),
-        the solver continues exactly where it stopped: a fit cut by
-        ``max_iter=k`` and then continued equals the uninterrupted fit, and
+        early-stopping settings changed (same data, kernel, ``C`` and weights)
+        and the previous fit had ``warm_start=True`` too (only then is its
+        problem fingerprinted), the solver continues exactly where it stopped:
+        a fit cut by ``max_iter=k`` and then continued equals the uninterrupted fit, and
         ``n_iter_`` and ``max_iter`` count from the cold start. Otherwise (new
         ``C``, ``gamma``, weights or data of the same size) it starts from the
         previous alphas clipped into the new box, ``y'a = 0`` repaired, and
@@ -326,7 +327,10 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         # LIBSVM groups samples by class (classes_[0] first, order kept within a class)
         order = np.argsort(-y_int, kind="stable")
         X_s, y_s, w_s = X[order], y_int[order], weight[order]
-        state = self._starting_state(X_s, y_s, w_s, params)
+        # the problem's fingerprint (a hash of the data) is taken only when a warm start
+        # may read it: the default fit pays nothing for the feature
+        key = _problem_key(X_s, y_s, w_s, params) if self.warm_start else None
+        state = self._starting_state(X_s, y_s, w_s, params, key)
         run = {
             "sample_weight": w_s,
             "state": state,
@@ -337,7 +341,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         alpha = np.empty_like(result.alpha)
         alpha[order] = result.alpha
         self._set_model(X, y_int, alpha, result)
-        self._warm = (_problem_key(X_s, y_s, w_s, params), result.state)
+        self._warm = (key, result.state)
         if self.verbose:
             how = "stopped early" if result.stopped_early else "converged"
             how = "hit max_iter" if result.max_iter_reached else how
@@ -454,20 +458,29 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         return weight * self.class_weight_[np.searchsorted(self.classes_, y)]
 
     def _starting_state(
-        self, X: np.ndarray, y: np.ndarray, weight: np.ndarray, params: SolverParams
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        weight: np.ndarray,
+        params: SolverParams,
+        key: tuple | None,
     ) -> SolverState | None:
-        """None (a cold start), the previous fit's state to continue, or a state seeded from it."""
+        """None (a cold start), the previous fit's state to continue, or a state seeded from it.
+
+        ``key`` is this fit's problem fingerprint; the previous fit's is None when it
+        was made without ``warm_start``, and its alphas then seed this fit.
+        """
         previous = getattr(self, "_warm", None)
         if not self.warm_start or previous is None or previous[1] is None:
             return None
-        key, state = previous
+        previous_key, state = previous
         if state.alpha.shape[0] != y.shape[0]:
             raise ValueError(
                 f"warm_start=True needs the same training set as the previous fit "
                 f"({state.alpha.shape[0]} points), got {y.shape[0]}; set warm_start=False "
                 "to fit from scratch."
             )
-        if _problem_key(X, y, weight, params) == key:
+        if previous_key is not None and previous_key == key:
             return SolverState(*(a.copy() for a in state))
         return warm_state(X, y, state.alpha, params, sample_weight=weight)
 

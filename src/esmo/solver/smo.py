@@ -412,8 +412,7 @@ def warm_state(
         )
     upper = params.C * as_sample_weight(sample_weight, n)
     alpha = feasible_alphas(alpha, y, upper)
-    sv = np.flatnonzero(alpha)
-    Qa = y * (kernel_matrix(X, X[sv], params.kernel, params.gamma) @ (alpha[sv] * y[sv]))
+    Qa = y * evaluation_sums(X, y, alpha, X, params)
     return seeded_state(alpha, y, upper, as_linear_term(linear_term, n), Qa)
 
 
