@@ -469,7 +469,7 @@ FRESH_FROM_INTERVAL = 4096
 def fresh_evaluation(configs: EarlyStoppingSet, evaluation: str) -> np.ndarray:
     """Which configurations read decision values computed afresh at their checks.
 
-    ``incremental``: none; ``fresh``: all (the thesis's cost model: predictions
+    ``incremental``: none but users' metrics; ``fresh``: all (the thesis's cost model: predictions
     recomputed at every check); ``auto``: those whose interval is at least
     :data:`FRESH_FROM_INTERVAL`, where a fresh check becomes the cheaper. The
     choice is the configuration's own (from its interval), never the run's, so
