@@ -502,5 +502,5 @@ def fetch_shape_checked(
         retries=retries,
         timeout=timeout,
         files="the compressed LIBSVM files (ijcnn1.bz2, combined.bz2, ...)",
-        example="/path/to/libsvm-large",
+        example="libsvm-bz2",
     )
