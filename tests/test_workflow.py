@@ -696,11 +696,11 @@ def test_reduced_run_produces_the_gradient_products(reduced_run):
     assert (grid["nf"] == 25).all() and (grid["dataset"] == "splice").all()  # the 5 x 5 grid
     tuned = cells[cells["cpu_seconds"].notna() & (cells["method"] != "grid")]
     assert (tuned["nf"] <= cfg["tuner"]["max_fun"]).all() and (tuned["nf"] >= 1).all()
-    # the time is broken into SMO, solve and the rest, which add up to the tuning's cpu
-    parts = tuned[["smo_seconds", "solve_seconds", "rest_seconds"]].sum(axis=1)
-    np.testing.assert_allclose(parts, tuned["cpu_seconds"], rtol=1e-9)
-    # every seed's problem is the same draw for every method: n_test = 3175 - 300 rows
-    assert (cells["n_test"].where(cells["method"] != "fig1_test", 2875) == 2875).all()
+    # SMO is part of the tuning's cpu; the test rows are the 3175 - 300 not drawn
+    assert (tuned["smo_seconds"] > 0).all() and (tuned["smo_seconds"] <= tuned["cpu_seconds"]).all()
+    fig1_test = cells["method"] == "fig1_test"
+    assert (cells.loc[~fig1_test, "n_test"] == 2875).all()
+    assert (cells.loc[fig1_test, "n_test"] == cfg["fig1"]["contour_test_rows"]).all()
     table1 = pd.read_csv(out / "table1.csv")
     assert len(table1) == 1 and table1["seeds"].iloc[0] == cfg["table1"]["seeds"]
     assert 0 < table1["Grid erate mean"].iloc[0] < 50 and 0 < table1["Grad erate mean"].iloc[0] < 50

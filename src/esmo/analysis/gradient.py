@@ -331,7 +331,7 @@ def claims(
     else:
         g = grad.groupby(["dataset", "n_trg"])[["nf", "cpu_seconds"]].mean()
         r = grid.groupby(["dataset", "n_trg"])[["nf", "cpu_seconds"]].mean()
-        both = g.join(r, lsuffix="_grad", rsuffix="_grid").dropna()
+        both = g.add_suffix("_grad").join(r.add_suffix("_grid")).dropna()
         both["ratio"] = both["cpu_seconds_grid"] / both["cpu_seconds_grad"]
         rising = all(part["ratio"].is_monotonic_increasing for _, part in both.groupby(level=0))
         ok = bool((both["nf_grad"] <= 30).all() and (both["ratio"] > 1).all() and rising)
