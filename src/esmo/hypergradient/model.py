@@ -33,7 +33,11 @@ class KernelSVM:
         Z, gamma = kernel_view(np.asarray(X, dtype=np.float64), h)
         if not self.dual_coef.size:
             return np.full(Z.shape[0], -self.rho - h.theta0)
-        return kernel_matrix(Z, self.support_vectors, "rbf", gamma) @ self.dual_coef - self.rho - h.theta0
+        return (
+            kernel_matrix(Z, self.support_vectors, "rbf", gamma) @ self.dual_coef
+            - self.rho
+            - h.theta0
+        )
 
     def predict(self, X: np.ndarray) -> np.ndarray:
         """Labels in {-1, +1}."""
@@ -57,9 +61,15 @@ def fit_svm(
     """
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
-    h = params if isinstance(params, Hyperparameters) else Hyperparameters.from_dict(params, X.shape[1])
+    h = (
+        params
+        if isinstance(params, Hyperparameters)
+        else Hyperparameters.from_dict(params, X.shape[1])
+    )
     Z, gamma = kernel_view(X, h)
-    solver = SolverParams(kernel="rbf", C=1.0, gamma=gamma, tol=tol, max_iter=max_iter, kernel_dtype=kernel_dtype)
+    solver = SolverParams(
+        kernel="rbf", C=1.0, gamma=gamma, tol=tol, max_iter=max_iter, kernel_dtype=kernel_dtype
+    )
     result, _ = run_smo(Z, y, solver, sample_weight=h.bounds(y), linear_term=-h.margins(y))
     sv = np.flatnonzero(result.alpha > 0.0)
     return KernelSVM(h, Z[sv].copy(), result.alpha[sv] * y[sv], result.rho, result.n_iter)

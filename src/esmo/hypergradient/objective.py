@@ -88,7 +88,9 @@ class CrossValidationObjective:
         self.n_evaluations = 0
         self._warm: list[np.ndarray | None] = [None] * len(self.folds)
 
-    def evaluate(self, u: np.ndarray, *, gradient: bool = True, keep_fits: bool = False) -> Evaluation:
+    def evaluate(
+        self, u: np.ndarray, *, gradient: bool = True, keep_fits: bool = False
+    ) -> Evaluation:
         """Train every fold at ``u``; the value, and the gradient when asked."""
         h = self.space.decode(np.asarray(u, dtype=np.float64))
         tol = self.inner.tol_at(self.n_evaluations)
@@ -104,7 +106,9 @@ class CrossValidationObjective:
                 tol=tol,
                 max_iter=self.inner.max_iter,
                 warm_alpha=self._warm[k] if self.inner.warm_start else None,
-                early_stopping=self.inner.early_stopping if self.inner.mode == "early_stopped" else None,
+                early_stopping=self.inner.early_stopping
+                if self.inner.mode == "early_stopped"
+                else None,
                 kernel_dtype=self.inner.kernel_dtype,
             )
             if self.inner.warm_start:

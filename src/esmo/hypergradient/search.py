@@ -23,14 +23,21 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from esmo.early_stopping import EarlyStopping
 from esmo.hypergradient.model import fit_svm
-from esmo.hypergradient.objective import INNER_SOLVES, CrossValidationObjective, Evaluation, InnerSolve
+from esmo.hypergradient.objective import (
+    INNER_SOLVES,
+    CrossValidationObjective,
+    Evaluation,
+    InnerSolve,
+)
 from esmo.hypergradient.space import KERNELS, Space
 from esmo.hypergradient.validation import OBJECTIVES
 
 #: The sigmoid's threshold: fixed at 0 (direct method) or a tuned hyperparameter (bias method).
 SIGMOIDS: tuple[str, ...] = ("direct", "bias")
 #: The inner early-stopping rule when none is given: the thesis's rule on the outer objective.
-DEFAULT_INNER_EARLY_STOPPING = EarlyStopping(patience=5, tol=1e-4, interval=10, metric="smoothed_error")
+DEFAULT_INNER_EARLY_STOPPING = EarlyStopping(
+    patience=5, tol=1e-4, interval=10, metric="smoothed_error"
+)
 
 
 class _BudgetSpent(Exception):
@@ -263,7 +270,9 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
             iterates.append(u)
             values.append(value)
             small_f = abs(value - previous_value) <= self.rtol * abs(previous_value)
-            small_u = np.linalg.norm(u - previous_u) <= self.rtol * (1.0 + np.linalg.norm(previous_u))
+            small_u = np.linalg.norm(u - previous_u) <= self.rtol * (
+                1.0 + np.linalg.norm(previous_u)
+            )
             if len(iterates) - 1 >= self.min_iter and small_f and small_u:
                 raise StopIteration
 
@@ -275,7 +284,12 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
                 method="L-BFGS-B",
                 bounds=space.box(),
                 callback=stop_rule,
-                options={"maxfun": 10 * self.max_fun, "maxiter": 10 * self.max_fun, "ftol": 0.0, "gtol": 0.0},
+                options={
+                    "maxfun": 10 * self.max_fun,
+                    "maxiter": 10 * self.max_fun,
+                    "ftol": 0.0,
+                    "gtol": 0.0,
+                },
             )
         except _BudgetSpent:
             return evaluations, "max_fun"
@@ -324,7 +338,9 @@ def _history(evaluations: list[Evaluation], space: Space) -> dict[str, np.ndarra
             {
                 "evaluation": k,
                 "f": ev.value,
-                "grad_norm": float(np.linalg.norm(ev.gradient)) if ev.gradient is not None else np.nan,
+                "grad_norm": float(np.linalg.norm(ev.gradient))
+                if ev.gradient is not None
+                else np.nan,
                 "log2_C": float(np.log2(h.C)) if np.isfinite(h.C) else np.nan,
                 "log2_gamma": float(np.mean(np.log2(h.gamma))),
                 "theta0": h.theta0,

@@ -160,7 +160,9 @@ class Space:
         """L-BFGS-B's bounds on ``u``: the log2 boxes, ``theta0`` unbounded."""
         bounds: list[tuple[float | None, float | None]] = []
         for name in self.tune:
-            low_high = ARD_LOG2_BOUNDS if (name == "gamma" and self.kernel == "ard") else LOG2_BOUNDS[name]
+            low_high = (
+                ARD_LOG2_BOUNDS if (name == "gamma" and self.kernel == "ard") else LOG2_BOUNDS[name]
+            )
             bounds += [low_high] * (self.slices[name].stop - self.slices[name].start)
         if self.tune_theta0:
             bounds.append((None, None))
@@ -170,9 +172,14 @@ class Space:
         """``u`` at the start values; a clear error if one lies outside its box."""
         u = np.empty(self.size)
         for name in self.tune:
-            value = np.broadcast_to(np.asarray(self.start[name], dtype=np.float64), (self.slices[name].stop - self.slices[name].start,))
+            value = np.broadcast_to(
+                np.asarray(self.start[name], dtype=np.float64),
+                (self.slices[name].stop - self.slices[name].start,),
+            )
             if not np.all(np.isfinite(value) & (value > 0)):
-                raise ValueError(f"start[{name!r}] must be positive and finite, got {self.start[name]!r}.")
+                raise ValueError(
+                    f"start[{name!r}] must be positive and finite, got {self.start[name]!r}."
+                )
             u[self.slices[name]] = np.log2(value)
         if self.tune_theta0:
             u[self.slices["theta0"]] = float(self.start["theta0"])
@@ -200,7 +207,9 @@ class Space:
             value[name] = part if name == "gamma" else float(part[0])
         if self.tune_theta0:
             value["theta0"] = float(u[self.slices["theta0"]][0])
-        gamma = np.broadcast_to(np.asarray(value["gamma"], dtype=np.float64), (self.n_features,)).copy()
+        gamma = np.broadcast_to(
+            np.asarray(value["gamma"], dtype=np.float64), (self.n_features,)
+        ).copy()
         common = "C_pos" not in self.tune and "C_neg" not in self.tune
         C = float(value["C"])
         C_pos = C * self.class_weight[1] if common else float(value["C_pos"])

@@ -90,7 +90,7 @@ def smoothed_value(
     s_l (1 - s_l)``, ``df/do_l = a_l theta_1 y_l + dtheta_1/do_l sum_m a_m y_m
     (o_m - theta_0)`` within the fold.
     """
-    sigmoids, slopes = [], []
+    sigmoids = []
     tp = fp = 0.0
     n_pos = n_neg = 0
     for o, y in zip(outputs, labels, strict=True):
@@ -114,7 +114,11 @@ def smoothed_value(
 
 
 def hard_measures(
-    outputs: list[np.ndarray], labels: list[np.ndarray], *, theta0: float = 0.0, negative_cost: float = 1.0
+    outputs: list[np.ndarray],
+    labels: list[np.ndarray],
+    *,
+    theta0: float = 0.0,
+    negative_cost: float = 1.0,
 ) -> dict[str, float]:
     """The unsmoothed error, weighted error and F-measure of counts pooled over the folds.
 
