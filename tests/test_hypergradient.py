@@ -51,21 +51,24 @@ def finite_difference_check(objective: CrossValidationObjective, u: np.ndarray, 
 
 
 CASES = [
-    # (kernel, tuned, theta0 tuned, objective)
+    # (kernel, tuned, theta0 tuned, objective[, sigmoid])
     ("rbf", ("C", "gamma"), False, "error"),
     ("rbf", ("C", "gamma"), True, "f_measure"),
     ("ard", ("C", "gamma"), True, "error"),
     ("rbf", ("C_pos", "C_neg", "gamma", "m_pos", "m_neg"), True, "weighted_error"),
     ("rbf", ("C", "gamma", "m_pos", "m_neg"), False, "f_measure"),
+    ("rbf", ("C", "gamma"), False, "error", "fitted"),
+    ("ard", ("C", "gamma"), False, "nll", "fitted"),
 ]
 
 
-@pytest.mark.parametrize(("kernel", "tune", "theta0", "objective"), CASES)
-def test_every_partial_derivative_matches_central_differences(kernel, tune, theta0, objective):
+@pytest.mark.parametrize("case", CASES)
+def test_every_partial_derivative_matches_central_differences(case):
+    kernel, tune, theta0, objective, sigmoid = (*case, "scaled")[:5]
     X, y, folds = problem()
     space = Space(tune, X.shape[1], kernel=kernel, tune_theta0=theta0, start=START)
     cv = CrossValidationObjective(
-        X, y, folds, space, objective=objective, negative_cost=0.3, inner=EXACT
+        X, y, folds, space, objective=objective, sigmoid=sigmoid, negative_cost=0.3, inner=EXACT
     )
     u = space.initial()
     if kernel == "ard":
@@ -106,22 +109,27 @@ def test_output_derivatives_match_differences_and_the_value_ignores_the_outputs_
         np.where(rng.normal(size=30) > 0, 1.0, -1.0),
         np.where(rng.normal(size=25) > 0, 1.0, -1.0),
     ]
-    for objective in ("error", "weighted_error", "f_measure"):
-        value = smoothed_value(outputs, labels, objective=objective, negative_cost=0.2)
+    for objective, sigmoid in [
+        ("error", "scaled"),
+        ("weighted_error", "scaled"),
+        ("f_measure", "scaled"),
+        ("f_measure", "fitted"),
+        ("nll", "fitted"),
+    ]:
+        settings = {"objective": objective, "sigmoid": sigmoid, "negative_cost": 0.2}
+        value = smoothed_value(outputs, labels, **settings)
         scaled = [3.0 * o for o in outputs]
-        assert smoothed_value(
-            scaled, labels, objective=objective, negative_cost=0.2
-        ).value == pytest.approx(value.value, rel=1e-12)
+        if objective != "nll":  # a fitted sigmoid is scale-free too, to its fit's precision
+            rescaled = smoothed_value(scaled, labels, **settings).value
+            assert rescaled == pytest.approx(value.value, rel=1e-7)
         for k in (0, 1):
             for index in (0, 7):
                 up = [o.copy() for o in outputs]
                 down = [o.copy() for o in outputs]
                 up[k][index] += 1e-6
                 down[k][index] -= 1e-6
-                numeric = (
-                    smoothed_value(up, labels, objective=objective, negative_cost=0.2).value
-                    - smoothed_value(down, labels, objective=objective, negative_cost=0.2).value
-                ) / 2e-6
+                f_up = smoothed_value(up, labels, **settings).value
+                numeric = (f_up - smoothed_value(down, labels, **settings).value) / 2e-6
                 assert value.output_gradients[k][index] == pytest.approx(
                     numeric, rel=1e-5, abs=1e-9
                 )

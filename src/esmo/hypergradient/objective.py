@@ -68,7 +68,11 @@ class Evaluation:
 
 
 class CrossValidationObjective:
-    """``f(u)`` and ``df/du`` of a smoothed validation function over fixed folds."""
+    """``f(u)`` and ``df/du`` of a smoothed validation function over fixed folds.
+
+    ``sigmoid`` is ``scaled`` (direct or hyperparameter-bias method) or ``fitted``
+    (Platt's minimisation method); see :func:`esmo.hypergradient.validation.smoothed_value`.
+    """
 
     def __init__(
         self,
@@ -78,12 +82,14 @@ class CrossValidationObjective:
         space: Space,
         *,
         objective: str = "error",
+        sigmoid: str = "scaled",
         sharpness: float = 10.0,
         negative_cost: float = 1.0,
         inner: InnerSolve | None = None,
     ) -> None:
         self.X, self.y, self.folds, self.space = X, y, list(folds), space
         self.objective, self.sharpness, self.negative_cost = objective, sharpness, negative_cost
+        self.sigmoid = sigmoid
         self.inner = inner or InnerSolve()
         self.n_evaluations = 0
         self._warm: list[np.ndarray | None] = [None] * len(self.folds)
@@ -121,6 +127,7 @@ class CrossValidationObjective:
             outputs,
             labels,
             objective=self.objective,
+            sigmoid=self.sigmoid,
             theta0=h.theta0,
             sharpness=self.sharpness,
             negative_cost=self.negative_cost,

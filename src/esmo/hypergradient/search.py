@@ -32,8 +32,9 @@ from esmo.hypergradient.objective import (
 from esmo.hypergradient.space import KERNELS, Space
 from esmo.hypergradient.validation import OBJECTIVES
 
-#: The sigmoid's threshold: fixed at 0 (direct method) or a tuned hyperparameter (bias method).
-SIGMOIDS: tuple[str, ...] = ("direct", "bias")
+#: How the sigmoid is set: threshold 0 and scale t / sigma (direct), the threshold tuned as a
+#: hyperparameter (bias), or both fitted to each fold's outputs by Platt's likelihood (minimisation).
+SIGMOIDS: tuple[str, ...] = ("direct", "bias", "minimisation")
 #: The inner early-stopping rule when none is given: the thesis's rule on the outer objective.
 DEFAULT_INNER_EARLY_STOPPING = EarlyStopping(
     patience=5, tol=1e-4, interval=10, metric="smoothed_error"
@@ -63,11 +64,14 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
 
     Parameters
     ----------
-    objective : {"error", "weighted_error", "f_measure"}
+    objective : {"error", "weighted_error", "f_measure", "nll"}
         The validation function, smoothed by a sigmoid and pooled over the folds
         (minimised; the F-measure as ``-F``). ``classes_[1]`` is the positive class.
-    sigmoid : {"direct", "bias"}
-        ``direct``: threshold ``theta_0 = 0``; ``bias``: ``theta_0`` is tuned too.
+        ``nll`` (the sigmoid's negative log-likelihood) needs ``sigmoid="minimisation"``.
+    sigmoid : {"direct", "bias", "minimisation"}
+        ``direct``: threshold ``theta_0 = 0``; ``bias``: ``theta_0`` is tuned too;
+        ``minimisation``: Platt's sigmoid fitted to each fold (``error`` is then
+        the paper's probabilistic error rate), predictions at ``theta_0 = 0``.
     kernel : {"rbf", "ard"}
         Gaussian kernel, or ARD-Gaussian with one width per feature.
     tune : tuple of str
@@ -174,6 +178,11 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
         """Tune on ``(X, y)`` by the k-fold objective, then (``refit``) train on all of it."""
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        if self.objective == "nll" and self.sigmoid != "minimisation":
+            raise ValueError(
+                "objective='nll' is the likelihood of Platt's fitted sigmoid: use it with "
+                "sigmoid='minimisation'."
+            )
         self.classes_, y_signed = _signed_labels(y)
         folds = self._folds(X, y_signed)
         space = Space(
@@ -198,6 +207,7 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
             folds,
             space,
             objective=self.objective,
+            sigmoid="fitted" if self.sigmoid == "minimisation" else "scaled",
             sharpness=self.sharpness,
             negative_cost=self.negative_cost,
             inner=inner,

@@ -16,10 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy.optimize import minimize
 from scipy.special import expit
 
-#: The objectives, each minimised: the error rate, the weighted error rate, minus the F-measure.
-OBJECTIVES: tuple[str, ...] = ("error", "weighted_error", "f_measure")
+#: The objectives, each minimised: the error rate, the weighted error rate, minus the
+#: F-measure, and (with Platt's fitted sigmoid) the mean negative log-likelihood.
+OBJECTIVES: tuple[str, ...] = ("error", "weighted_error", "f_measure", "nll")
 
 
 def count_value(objective: str, tp: float, fp: float, n_pos: int, n_neg: int, lam: float):
@@ -57,21 +59,79 @@ class SmoothedValue:
     dtheta0: float
 
 
-def fold_sharpness(outputs: np.ndarray, sharpness: float) -> tuple[float, np.ndarray]:
-    """``theta_1 = t / sigma`` of one fold and ``dtheta_1/do_l``.
+class ScaledSigmoid:
+    """One fold's sigmoid of the direct and hyperparameter-bias methods.
 
-    ``sigma`` is the population std of the fold's outputs. When every output is
-    equal (no spread: a degenerate model) ``sigma`` is floored at a tiny positive
-    value: the sigmoid becomes the step, its derivatives vanish, and the value is
-    the hard one, never NaN.
+    ``s_l = 1 / (1 + exp(-theta_1 y_l (o_l - theta_0)))`` with ``theta_1 = t /
+    sigma``, ``sigma`` the population std of the fold's outputs (floored at a
+    tiny value when every output is equal: the sigmoid is then the step and its
+    derivatives vanish, never NaN). The chain rule keeps ``theta_1``'s
+    dependence on the outputs: with ``a_l = df/ds_l s_l (1 - s_l)``, ``df/do_l =
+    a_l theta_1 y_l + dtheta_1/do_l sum_m a_m y_m (o_m - theta_0)`` and
+    ``dtheta_1/do_l = -t (o_l - mean o) / (n sigma^3)``.
     """
-    n = outputs.shape[0]
-    centred = outputs - outputs.mean()
-    sigma = float(np.sqrt(np.dot(centred, centred) / n))
-    sigma = max(sigma, 1e-300)
-    theta1 = sharpness / sigma
-    dtheta1 = -sharpness * centred / (n * sigma**3)
-    return theta1, dtheta1
+
+    def __init__(self, o: np.ndarray, y: np.ndarray, theta0: float, sharpness: float) -> None:
+        self.o, self.y, self.theta0 = o, y, theta0
+        centred = o - o.mean()
+        sigma = max(float(np.sqrt(np.dot(centred, centred) / o.shape[0])), 1e-300)
+        self.theta1 = sharpness / sigma
+        self.dtheta1 = -sharpness * centred / (o.shape[0] * sigma**3)
+        self.s = expit(self.theta1 * y * (o - theta0))
+
+    def backward(self, df_ds: np.ndarray) -> tuple[np.ndarray, float]:
+        """``(df/do, df/dtheta_0)`` from ``df/ds``."""
+        a = df_ds * self.s * (1.0 - self.s)
+        margin_sum = float(np.dot(a * self.y, self.o - self.theta0))
+        g = a * self.theta1 * self.y + self.dtheta1 * margin_sum
+        return g, -self.theta1 * float(np.dot(a, self.y))
+
+
+class FittedSigmoid:
+    """One fold's sigmoid of Platt's minimisation method: ``p(+1 | o) = 1 / (1 + exp(-(a o + b)))``.
+
+    ``(a, b)`` minimise the negative log-likelihood ``N`` of the fold's labels,
+    with Platt's targets ``(n_+ + 1) / (n_+ + 2)`` and ``1 / (n_- + 2)`` (which
+    keep it finite on separable folds); ``s_l`` is the probability of the true
+    label. Their dependence on the outputs enters the chain rule by the implicit
+    function theorem, ``d(a, b)/do_l = -H^-1 d2N/d(a, b)do_l``.
+    """
+
+    def __init__(self, o: np.ndarray, y: np.ndarray) -> None:
+        positive = y > 0
+        n_pos, n_neg = int(positive.sum()), int((~positive).sum())
+        self.o, self.y = o, y
+        self.t = np.where(positive, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
+        start = np.array([0.0, np.log((n_pos + 1.0) / (n_neg + 1.0))])
+        fit = minimize(self._nll, start, jac=True, hess=self._hessian, method="trust-exact")
+        self.a, self.b = (float(v) for v in fit.x)
+        self.p = expit(self.a * o + self.b)
+        self.s = np.where(positive, self.p, 1.0 - self.p)
+
+    def _nll(self, ab: np.ndarray) -> tuple[float, np.ndarray]:
+        z = ab[0] * self.o + ab[1]
+        # -t log p - (1 - t) log(1 - p) = log(1 + e^z) - t z, stably
+        value = float(np.sum(np.logaddexp(0.0, z) - self.t * z))
+        residual = expit(z) - self.t
+        return value, np.array([np.dot(residual, self.o), residual.sum()])
+
+    def _hessian(self, ab: np.ndarray) -> np.ndarray:
+        p = expit(ab[0] * self.o + ab[1])
+        w = p * (1.0 - p)
+        return np.array([[np.dot(w, self.o**2), np.dot(w, self.o)], [np.dot(w, self.o), w.sum()]])
+
+    def nll(self) -> tuple[float, np.ndarray]:
+        """``N`` at the fitted ``(a, b)`` and ``dN/do`` (``(a, b)`` optimal: the envelope theorem)."""
+        return self._nll(np.array([self.a, self.b]))[0], self.a * (self.p - self.t)
+
+    def backward(self, df_ds: np.ndarray) -> tuple[np.ndarray, float]:
+        """``(df/do, 0)`` from ``df/ds``: the direct part and the part through ``(a, b)``."""
+        w = self.p * (1.0 - self.p)
+        df_dz = df_ds * self.y * w  # s = p for positives, 1 - p for negatives
+        mixed = np.vstack([w * self.o * self.a + (self.p - self.t), w * self.a])
+        dab_do = -np.linalg.solve(self._hessian(np.array([self.a, self.b])), mixed)
+        df_dab = np.array([np.dot(df_dz, self.o), df_dz.sum()])
+        return self.a * df_dz + df_dab @ dab_do, 0.0
 
 
 def smoothed_value(
@@ -79,37 +139,50 @@ def smoothed_value(
     labels: list[np.ndarray],
     *,
     objective: str = "error",
+    sigmoid: str = "scaled",
     theta0: float = 0.0,
     sharpness: float = 10.0,
     negative_cost: float = 1.0,
 ) -> SmoothedValue:
     """The smoothed objective over the folds (``outputs[k]``, ``labels[k]`` in {-1, +1}).
 
-    Counts are pooled over the folds; each fold's sigmoid has its own
-    ``theta_1``. The chain rule through ``theta_1``: with ``a_l = df/ds_l
-    s_l (1 - s_l)``, ``df/do_l = a_l theta_1 y_l + dtheta_1/do_l sum_m a_m y_m
-    (o_m - theta_0)`` within the fold.
+    ``sigmoid`` is ``scaled`` (:class:`ScaledSigmoid`: the direct method, or the
+    hyperparameter-bias method with a tuned ``theta0``) or ``fitted``
+    (:class:`FittedSigmoid`, Platt's minimisation method, under which the
+    error is the paper's probabilistic error rate ``per``). Counts are pooled
+    over the folds. ``objective="nll"`` (fitted sigmoid only) is the mean
+    negative log-likelihood ``N_nll`` itself.
     """
-    sigmoids = []
+    if sigmoid == "scaled":
+        folds = [
+            ScaledSigmoid(o, y, theta0, sharpness) for o, y in zip(outputs, labels, strict=True)
+        ]
+    elif sigmoid == "fitted":
+        folds = [FittedSigmoid(o, y) for o, y in zip(outputs, labels, strict=True)]
+    else:
+        raise ValueError(f"sigmoid must be 'scaled' or 'fitted', got {sigmoid!r}.")
+    if objective == "nll":
+        if sigmoid != "fitted":
+            raise ValueError(
+                "objective 'nll' needs the fitted sigmoid (Platt's minimisation method)."
+            )
+        n = sum(o.shape[0] for o in outputs)
+        parts = [fold.nll() for fold in folds]
+        return SmoothedValue(sum(v for v, _ in parts) / n, [d / n for _, d in parts], 0.0)
     tp = fp = 0.0
     n_pos = n_neg = 0
-    for o, y in zip(outputs, labels, strict=True):
-        theta1, dtheta1 = fold_sharpness(o, sharpness)
-        s = expit(theta1 * y * (o - theta0))
+    for fold, y in zip(folds, labels, strict=True):
         positive = y > 0
-        tp += float(s[positive].sum())
-        fp += float((1.0 - s[~positive]).sum())
+        tp += float(fold.s[positive].sum())
+        fp += float((1.0 - fold.s[~positive]).sum())
         n_pos += int(positive.sum())
         n_neg += int((~positive).sum())
-        sigmoids.append((s, positive, theta1, dtheta1))
     value, d_tp, d_fp = count_value(objective, tp, fp, n_pos, n_neg, negative_cost)
     gradients, dtheta0 = [], 0.0
-    for (s, positive, theta1, dtheta1), o, y in zip(sigmoids, outputs, labels, strict=True):
-        df_ds = np.where(positive, d_tp, -d_fp)
-        a = df_ds * s * (1.0 - s)
-        margin_sum = float(np.dot(a * y, o - theta0))
-        gradients.append(a * theta1 * y + dtheta1 * margin_sum)
-        dtheta0 -= theta1 * float(np.dot(a, y))
+    for fold, y in zip(folds, labels, strict=True):
+        g, d0 = fold.backward(np.where(y > 0, d_tp, -d_fp))
+        gradients.append(g)
+        dtheta0 += d0
     return SmoothedValue(float(value), gradients, dtheta0)
 
 
