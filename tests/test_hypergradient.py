@@ -7,6 +7,7 @@ import pytest
 from sklearn.metrics import f1_score
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
+from sklearn.utils.estimator_checks import check_estimator
 
 from esmo.hypergradient import GradientSearchCV, best_grid_cell, fit_svm, grid_search_cv
 from esmo.hypergradient.adjoint import solve_adjoint
@@ -248,5 +249,9 @@ def test_a_validation_fold_with_one_class_is_refused_for_the_f_measure():
     assert len(np.unique(y[order[:10]])) == 1 and len(np.unique(y[order[10:]])) == 2
     with pytest.raises(ValueError, match="validation part holds one class"):
         GradientSearchCV(objective="f_measure", cv=folds, max_fun=2).fit(X, y)
-    with pytest.raises(ValueError, match="exactly two classes"):
+    with pytest.raises(ValueError, match="Only binary classification"):
         GradientSearchCV(cv=3).fit(X, np.arange(60) % 3)
+
+
+def test_the_tuner_passes_scikit_learns_estimator_checks():
+    check_estimator(GradientSearchCV(cv=2, max_fun=3))

@@ -19,6 +19,7 @@ from scipy.optimize import minimize
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils._param_validation import Interval, StrOptions
+from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from esmo.early_stopping import EarlyStopping
@@ -50,11 +51,13 @@ class _NonFinite(Exception):
 
 
 def _signed_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    check_classification_targets(y)
     classes = np.unique(y)
     if classes.shape[0] != 2:
+        found = "only one class" if classes.shape[0] == 1 else f"{classes.shape[0]} classes"
         raise ValueError(
-            f"GradientSearchCV tunes a binary SVM: y must hold exactly two classes, got "
-            f"{classes.shape[0]} ({classes.tolist()[:5]})."
+            f"Only binary classification is supported: GradientSearchCV tunes a binary SVM, and "
+            f"y holds {found} ({classes.tolist()[:5]})."
         )
     return classes, np.where(y == classes[1], 1.0, -1.0)
 
@@ -105,7 +108,8 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
     ----------
     best_params_, best_score_ (the smoothed objective), cv_scores_ (hard pooled
     error, weighted error and F at the best point), history_ (one entry per
-    evaluation, a dict of arrays like ``cv_results_``), n_evaluations_, cost_,
+    evaluation, a dict of arrays like ``cv_results_``), n_evaluations_ (the paper's
+    nf), n_iter_ (L-BFGS-B iterations), cost_,
     termination_, model_ (the refit :class:`~esmo.hypergradient.model.KernelSVM`),
     classes_.
     """
@@ -212,7 +216,7 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
             negative_cost=self.negative_cost,
             inner=inner,
         )
-        evaluations, self.termination_ = self._minimise(objective, space, u0)
+        evaluations, self.n_iter_, self.termination_ = self._minimise(objective, space, u0)
         best = min(range(len(evaluations)), key=lambda k: evaluations[k].value)
         h = space.decode(evaluations[best].u)
         self.best_index_ = best
@@ -226,6 +230,11 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
             self.model_ = fit_svm(X, y_signed, h, tol=self.tol, max_iter=self.max_iter)
         return self
 
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = False
+        return tags
+
     def decision_function(self, X: Any) -> np.ndarray:
         """The refit model's ``o(x) - theta_0``: positive predicts ``classes_[1]``."""
         check_is_fitted(self, "model_")
@@ -234,7 +243,8 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
 
     def predict(self, X: Any) -> np.ndarray:
         """``classes_[1]`` where ``o(x) > theta_0``, else ``classes_[0]``."""
-        return self.classes_[(self.decision_function(X) > 0.0).astype(int)]
+        positive = self.decision_function(X) > 0.0
+        return self.classes_[positive.astype(int)]
 
     def _folds(self, X: np.ndarray, y: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
         if isinstance(self.cv, list):
@@ -258,7 +268,7 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
         return folds
 
     def _minimise(self, objective: CrossValidationObjective, space: Space, u0: np.ndarray):
-        """Run L-BFGS-B with the paper's stopping rule; every evaluation and why it ended."""
+        """Run L-BFGS-B with the paper's stopping rule: every evaluation, the iterations, why it ended."""
         evaluations: list[Evaluation] = []
         iterates = [u0]
         values: list[float] = []
@@ -302,7 +312,7 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
                 },
             )
         except _BudgetSpent:
-            return evaluations, "max_fun"
+            return evaluations, len(iterates) - 1, "max_fun"
         except _NonFinite:
             bad = evaluations.pop()
             if not evaluations:
@@ -310,8 +320,8 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
                     f"The objective or its gradient is not finite at the start point "
                     f"(value {bad.value!r}); check the data for NaN or constant columns."
                 ) from None
-            return evaluations, "non_finite"
-        return evaluations, _termination(result.message)
+            return evaluations, len(iterates) - 1, "non_finite"
+        return evaluations, len(iterates) - 1, _termination(result.message)
 
 
 def _termination(message: str) -> str:
