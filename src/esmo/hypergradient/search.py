@@ -11,6 +11,7 @@ included. Every evaluated point and its cost are recorded in ``history_``.
 
 from __future__ import annotations
 
+import time
 from numbers import Integral, Real
 from typing import Any
 
@@ -32,6 +33,7 @@ from esmo.hypergradient.objective import (
 )
 from esmo.hypergradient.space import KERNELS, Space
 from esmo.hypergradient.validation import OBJECTIVES
+from esmo.solver.smo import blas_controller
 
 #: How the sigmoid is set: threshold 0 and scale t / sigma (direct), the threshold tuned as a
 #: hyperparameter (bias), or both fitted to each fold's outputs by Platt's likelihood (minimisation).
@@ -109,8 +111,9 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
     best_params_, best_score_ (the smoothed objective), cv_scores_ (hard pooled
     error, weighted error and F at the best point), history_ (one entry per
     evaluation, a dict of arrays like ``cv_results_``), n_evaluations_ (the paper's
-    nf), n_iter_ (L-BFGS-B iterations), cost_,
-    termination_, model_ (the refit :class:`~esmo.hypergradient.model.KernelSVM`),
+    nf), n_iter_ (L-BFGS-B iterations), cost_ (CPU seconds of the tuning on one BLAS
+    thread: SMO, the adjoint solves, the rest), termination_ (a name of
+    :data:`TERMINATIONS`), refit_seconds_, model_ (the refit :class:`~esmo.hypergradient.model.KernelSVM`),
     classes_.
     """
 
@@ -216,7 +219,9 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
             negative_cost=self.negative_cost,
             inner=inner,
         )
-        evaluations, self.n_iter_, self.termination_ = self._minimise(objective, space, u0)
+        # one BLAS thread: CPU seconds then count one core's work, not threads spinning
+        with blas_controller().limit(limits=1, user_api="blas"):
+            evaluations, self.n_iter_, self.termination_ = self._minimise(objective, space, u0)
         best = min(range(len(evaluations)), key=lambda k: evaluations[k].value)
         h = space.decode(evaluations[best].u)
         self.best_index_ = best
@@ -227,7 +232,9 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
         self.history_ = _history(evaluations, space)
         self.cost_ = _cost(evaluations)
         if self.refit:
+            start = time.process_time()
             self.model_ = fit_svm(X, y_signed, h, tol=self.tol, max_iter=self.max_iter)
+            self.refit_seconds_ = time.process_time() - start
         return self
 
     def __sklearn_tags__(self):
@@ -324,16 +331,21 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
         return evaluations, len(iterates) - 1, _termination(result.message)
 
 
+#: L-BFGS-B's messages (fragments, upper case) and the names ``termination_`` gives them.
+TERMINATIONS: dict[str, str] = {
+    "STOPITERATION": "converged",  # the paper's rule, raised by the callback
+    "ABNORMAL": "line_search_failed",  # no step decreased f: the best point so far is kept
+    "PROJECTED GRADIENT": "zero_gradient",
+    "RELATIVE REDUCTION": "no_decrease",  # with ftol = 0: f did not decrease at all
+    "ITERATIONS REACHED": "iteration_limit",
+    "EVALUATIONS EXCEEDS": "max_fun",
+}
+
+
 def _termination(message: str) -> str:
-    """scipy's message as one of: converged, line_search_failed, zero_gradient, iteration_limit."""
-    text = str(message).upper()
-    if "STOPITERATION" in text:
-        return "converged"
-    if "ABNORMAL" in text or "LINE SEARCH" in text or "LNSRCH" in text:
-        return "line_search_failed"
-    if "PROJECTED_GRADIENT" in text or "PROJ" in text:
-        return "zero_gradient"
-    return "iteration_limit"
+    """scipy's message as a name of :data:`TERMINATIONS` (the message itself if unknown)."""
+    text = str(message).upper().replace("_", " ")
+    return next((name for key, name in TERMINATIONS.items() if key in text), str(message))
 
 
 def _signed_weights(class_weight: dict | None, classes: np.ndarray) -> dict[int, float] | None:
