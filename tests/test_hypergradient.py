@@ -9,8 +9,10 @@ from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import check_estimator
 
+from esmo.early_stopping import EarlyStopping
 from esmo.hypergradient import GradientSearchCV, best_grid_cell, fit_svm, grid_search_cv
 from esmo.hypergradient.adjoint import solve_adjoint
+from esmo.hypergradient.inexact import gradient_agreement
 from esmo.hypergradient.objective import CrossValidationObjective, InnerSolve
 from esmo.hypergradient.space import Space
 from esmo.hypergradient.validation import hard_measures, smoothed_value
@@ -261,3 +263,24 @@ def test_a_validation_fold_with_one_class_is_refused_for_the_f_measure():
 
 def test_the_tuner_passes_scikit_learns_estimator_checks():
     check_estimator(GradientSearchCV(cv=2, max_fun=3))
+
+
+def test_an_inexact_solve_that_reaches_convergence_gives_the_exact_gradient():
+    X, y, folds = problem(n=100)
+    objective = CrossValidationObjective(X, y, folds, Space(("C", "gamma"), X.shape[1]))
+    u = np.array([1.0, 0.5])
+    for warm_from in (None, np.array([0.0, 0.0])):
+        table = gradient_agreement(
+            objective,
+            u,
+            iteration_budgets=[5, 10**6],
+            early_stopping=[
+                EarlyStopping(patience=10**6, tol=0.0, interval=7, metric="smoothed_error")
+            ],
+            warm_from=warm_from,
+        )
+        # a cap above the iterations SMO needs, and a rule that never fires, leave the iterate unchanged
+        np.testing.assert_array_equal(table["iteration_share"][1:], [1.0, 1.0])
+        # (the tracked run's rho comes by another summation order: equal to rounding)
+        np.testing.assert_allclose(table["relative_error"][1:], [0.0, 0.0], atol=1e-12)
+        assert table["iteration_share"][0] < 1.0 and table["relative_error"][0] > 0.0
