@@ -94,6 +94,14 @@ class CrossValidationObjective:
         self.n_evaluations = 0
         self._warm: list[np.ndarray | None] = [None] * len(self.folds)
 
+    def warm_from(self, alphas: Sequence[np.ndarray]) -> None:
+        """Start the next evaluation's fold fits from these alphas (one array per fold)."""
+        if len(alphas) != len(self.folds):
+            raise ValueError(
+                f"warm_from needs one alpha array per fold ({len(self.folds)}), got {len(alphas)}."
+            )
+        self._warm = [np.asarray(alpha, dtype=np.float64) for alpha in alphas]
+
     def evaluate(
         self, u: np.ndarray, *, gradient: bool = True, keep_fits: bool = False
     ) -> Evaluation:
