@@ -1,0 +1,177 @@
+"""One training/validation split: its SMO fit, validation outputs and hypergradient pieces.
+
+At an SMO solution the points split into ``I_0`` (``alpha = 0``), ``I_c``
+(``alpha = C_i``) and ``I_u`` (the rest); locally the free alphas and the bias
+solve the reduced KKT system ``P_r beta_u = q_r`` (note, section 2). With
+``g_l = df/do_l`` from the validation function, one adjoint solve ``P_r' d =
+rho`` (:mod:`esmo.hypergradient.adjoint`) gives ``df/dtheta = d'(dq_r/dtheta -
+dP_r/dtheta beta_u) + sum_l g_l do_l/dtheta`` for every hyperparameter at once.
+
+The kernel derivatives need ``sum_ij A_ij (x_it - z_jt)^2`` for every feature
+``t`` (``A`` a weighted kernel block): expanded as ``|x_t|^2`` and ``|z_t|^2``
+sums and one product ``A Z``, they cost two matrix products for all features,
+so the ARD gradient never holds a per-feature distance matrix.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
+from esmo.hypergradient.adjoint import solve_adjoint
+from esmo.hypergradient.space import Hyperparameters
+from esmo.solver.kernels import kernel_matrix
+from esmo.solver.params import SolverParams
+from esmo.solver.result import SolverResult
+from esmo.solver.smo import run_smo, warm_state
+
+
+def kernel_view(X: np.ndarray, h: Hyperparameters) -> tuple[np.ndarray, float]:
+    """The features and width the Gaussian solver runs on.
+
+    One common width runs as itself on ``X``; per-feature widths (ARD) run as
+    width 1 on ``x * sqrt(gamma)``.
+    """
+    if np.all(h.gamma == h.gamma[0]):
+        return X, float(h.gamma[0])
+    return h.scale(X), 1.0
+
+
+@dataclass
+class FoldFit:
+    """An SMO fit on one fold's training part, and its outputs on the validation part."""
+
+    X: np.ndarray
+    y: np.ndarray
+    X_val: np.ndarray
+    y_val: np.ndarray
+    hyperparameters: Hyperparameters
+    result: SolverResult
+    outputs: np.ndarray
+    smo_seconds: float
+    other_seconds: float
+
+    @property
+    def support(self) -> np.ndarray:
+        """``I_s = I_u`` then ``I_c``: the points with ``alpha > 0``, free ones first."""
+        return np.concatenate([self.free, self.bounded])
+
+    @property
+    def free(self) -> np.ndarray:
+        alpha, upper = self.result.alpha, self.hyperparameters.bounds(self.y)
+        return np.flatnonzero((alpha > 0.0) & (alpha < upper))
+
+    @property
+    def bounded(self) -> np.ndarray:
+        return np.flatnonzero(self.result.alpha >= self.hyperparameters.bounds(self.y))
+
+
+def fit_fold(
+    X: np.ndarray,
+    y: np.ndarray,
+    X_val: np.ndarray,
+    y_val: np.ndarray,
+    h: Hyperparameters,
+    *,
+    tol: float = 1e-3,
+    max_iter: int = 1_000_000,
+    warm_alpha: np.ndarray | None = None,
+    early_stopping: EarlyStopping | None = None,
+    kernel_dtype: type = np.float64,
+) -> FoldFit:
+    """Train on ``(X, y)`` at ``h`` by SMO and compute the validation outputs ``o = f(X_val)``.
+
+    ``warm_alpha`` starts SMO from another fit's alphas (clipped into this
+    box, ``y'a = 0`` repaired); ``early_stopping`` stops it on the validation
+    part, and the fit is then the stopped iterate with rho at the stop. Kernel
+    rows are float64 by default: the hypergradient is the derivative of the
+    float64 problem, and float32 rows (LIBSVM's) make ``f`` jitter in gamma by
+    about 1e-7, which line searches and finite differences see.
+    """
+    start = time.process_time()
+    Z, gamma = kernel_view(X, h)
+    Z_val, _ = kernel_view(X_val, h)
+    params = SolverParams(
+        kernel="rbf", C=1.0, gamma=gamma, tol=tol, max_iter=max_iter, kernel_dtype=kernel_dtype
+    )
+    bounds, linear_term = h.bounds(y), -h.margins(y)
+    state = None
+    if warm_alpha is not None:
+        state = warm_state(Z, y, warm_alpha, params, sample_weight=bounds, linear_term=linear_term)
+    configs = None if early_stopping is None else EarlyStoppingSet.of([early_stopping])
+    result, _ = run_smo(
+        Z,
+        y,
+        params,
+        sample_weight=bounds,
+        linear_term=linear_term,
+        state=state,
+        configs=configs,
+        X_val=Z_val if configs is not None else None,
+        y_val=y_val if configs is not None else None,
+    )
+    smo_seconds = time.process_time() - start
+    start = time.process_time()
+    sv = np.flatnonzero(result.alpha > 0.0)
+    outputs = kernel_matrix(Z_val, Z[sv], "rbf", gamma) @ (result.alpha[sv] * y[sv]) - result.rho
+    return FoldFit(X, y, X_val, y_val, h, result, outputs, smo_seconds, time.process_time() - start)
+
+
+def weighted_square_distances(A: np.ndarray, R: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """``sum_ij A_ij (R_it - S_jt)^2`` for every feature ``t``, by two matrix products."""
+    return A.sum(axis=1) @ (R * R) + A.sum(axis=0) @ (S * S) - 2.0 * np.einsum("it,it->t", R, A @ S)
+
+
+@dataclass(frozen=True)
+class FoldGradient:
+    """A fold's partial derivatives (before the sum over folds) and what the solve cost."""
+
+    C_pos: float
+    C_neg: float
+    m_pos: float
+    m_neg: float
+    gamma: np.ndarray
+    solve_method: str
+    solve_seconds: float
+    other_seconds: float
+
+
+def fold_gradient(fit: FoldFit, g: np.ndarray) -> FoldGradient:
+    """The pieces of ``df/dtheta`` from one fold, given ``g = df/do`` at its validation points."""
+    start = time.process_time()
+    h, y, alpha = fit.hyperparameters, fit.y, fit.result.alpha
+    free, bounded = fit.free, fit.bounded
+    support = np.concatenate([free, bounded])
+    n_free = free.shape[0]
+    Z, gamma = kernel_view(fit.X, h)
+    Z_val, _ = kernel_view(fit.X_val, h)
+    K_us = kernel_matrix(Z[free], Z[support], "rbf", gamma)
+    K_vs = kernel_matrix(Z_val, Z[support], "rbf", gamma)
+    y_u, y_c = y[free], y[bounded]
+    Q_uu = (y_u[:, None] * y_u[None, :]) * K_us[:, :n_free]
+    rhs = np.append(y_u * (K_vs[:, :n_free].T @ g), -g.sum())
+    prepared = time.process_time()
+    d, method = solve_adjoint(Q_uu, y_u, rhs)
+    solved = time.process_time()
+    d_u, d_b = d[:n_free], d[n_free]
+    # bounded points: dq_r/dC_j = (-Q_uj; -y_j), and o_l moves by y_j K_lj
+    h_c = y_c * (-(K_us[:, n_free:].T @ (d_u * y_u)) - d_b + K_vs[:, n_free:].T @ g)
+    coef = alpha[support] * y[support]
+    A = (d_u * y_u)[:, None] * K_us * coef[None, :]
+    B = g[:, None] * K_vs * coef[None, :]
+    d_gamma = weighted_square_distances(A, fit.X[free], fit.X[support]) - weighted_square_distances(
+        B, fit.X_val, fit.X[support]
+    )
+    return FoldGradient(
+        C_pos=float(h_c[y_c > 0].sum()),
+        C_neg=float(h_c[y_c < 0].sum()),
+        m_pos=float(d_u[y_u > 0].sum()),
+        m_neg=float(d_u[y_u < 0].sum()),
+        gamma=d_gamma,
+        solve_method=method,
+        solve_seconds=solved - prepared,
+        other_seconds=(prepared - start) + (time.process_time() - solved),
+    )
