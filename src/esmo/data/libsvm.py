@@ -194,22 +194,29 @@ def map_labels(labels: np.ndarray) -> np.ndarray:
     return np.where(labels == classes[1], 1, -1).astype(np.int8)
 
 
+def _parse(
+    path: str | os.PathLike[str], name: str, n_features: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Dense float64 ``X`` and the raw labels of a LIBSVM file; a parse error names the file."""
+    try:
+        X, labels = load_svmlight_file(
+            os.fspath(path), n_features=n_features, zero_based=False, dtype=np.float64
+        )
+    except ValueError as exc:
+        raise DatasetVerificationError(
+            f"{path} is not a valid LIBSVM file for {name!r} ({n_features} features): {exc}"
+        ) from exc
+    return np.asarray(X.toarray(), dtype=np.float64), labels
+
+
 def load(path: str | os.PathLike[str], name: str) -> tuple[np.ndarray, np.ndarray]:
     """Parse a LIBSVM file into dense float64 ``X`` and int8 ``y`` in {-1, +1}.
 
     The number of features comes from the registry, because some training files
     do not use the last features (a1a uses 1..119 of 123).
     """
-    spec = get_spec(name)
-    try:
-        X, labels = load_svmlight_file(
-            os.fspath(path), n_features=spec.n_features, zero_based=False, dtype=np.float64
-        )
-    except ValueError as exc:
-        raise DatasetVerificationError(
-            f"{path} is not a valid LIBSVM file for {name!r} ({spec.n_features} features): {exc}"
-        ) from exc
-    return np.asarray(X.toarray(), dtype=np.float64), map_labels(labels)
+    X, labels = _parse(path, name, get_spec(name).n_features)
+    return X, map_labels(labels)
 
 
 def verify(X: np.ndarray, y: np.ndarray, name: str) -> None:
@@ -430,16 +437,9 @@ def get_shape_checked(name: str) -> ShapeCheckedSpec:
 
 
 def load_raw(path: str | os.PathLike[str], spec: ShapeCheckedSpec) -> tuple[np.ndarray, np.ndarray]:
-    """Parse a (decompressed) shape-checked file: dense float64 ``X`` and its raw labels."""
-    try:
-        X, labels = load_svmlight_file(
-            os.fspath(path), n_features=spec.n_features, zero_based=False, dtype=np.float64
-        )
-    except ValueError as exc:
-        raise DatasetVerificationError(
-            f"{path} is not a valid LIBSVM file for {spec.name!r} ({spec.n_features} features): {exc}"
-        ) from exc
-    return np.asarray(X.toarray(), dtype=np.float64), labels.astype(np.int64)
+    """Parse a (decompressed) shape-checked file: dense float64 ``X`` and its raw integer labels."""
+    X, labels = _parse(path, spec.name, spec.n_features)
+    return X, labels.astype(np.int64)
 
 
 def verify_shape(X: np.ndarray, labels: np.ndarray, spec: ShapeCheckedSpec) -> None:
