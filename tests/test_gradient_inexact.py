@@ -88,3 +88,29 @@ def test_scores_follow_the_thesis_formula_with_the_exact_run_as_reference():
     assert scored[0]["score"] == pytest.approx(0.9 * 0.9)
     assert scored[1]["score"] == pytest.approx(0.9 * 0.88 + 0.1 * 0.75)
     assert scored[1]["score_seconds"] == pytest.approx(0.9 * 0.88 + 0.1 * 0.75)
+
+
+def test_savings_are_per_draw_shares_of_the_exact_run_averaged_over_draws():
+    import pandas as pd
+
+    from esmo.analysis.gradient_inexact import savings
+
+    runs = pd.DataFrame(
+        [
+            # draw 0: the early-stopped run does half the iterations, reaches at a quarter
+            ("d", 100, 0, "exact", 10, 1000, 4.0, 0.10, 800, 2.0),
+            ("d", 100, 0, "es", 8, 500, 1.0, 0.11, 200, 0.5),
+            # draw 1: a quarter of the iterations, never reaches
+            ("d", 100, 1, "exact", 12, 2000, 8.0, 0.20, 1000, 6.0),
+            ("d", 100, 1, "es", 9, 500, 4.0, 0.25, None, None),
+        ],
+        columns=["dataset", "n_trg", "seed", "variant", "nf", "smo_iterations", "seconds",
+                 "test_error", "iterations_to_reach", "seconds_to_reach"],
+    )  # fmt: skip
+    table = savings(runs).set_index("variant")
+    assert table.loc["exact", "iteration_share"] == 1.0
+    assert table.loc["es", "iteration_share"] == pytest.approx((0.5 + 0.25) / 2)
+    assert table.loc["es", "seconds_share"] == pytest.approx((0.25 + 0.5) / 2)
+    assert table.loc["es", "test_error_change"] == pytest.approx((1.0 + 5.0) / 2)
+    assert table.loc["es", "reached"] == 1
+    assert table.loc["es", "iterations_to_reach_share"] == pytest.approx(0.25)

@@ -121,8 +121,10 @@ def inner_solve_runs(
     Returns the runs (one row per variant) and their paths (one row per
     evaluation: cumulative SMO iterations and CPU seconds, and the test error
     of the best point so far, refit on all of ``X``; refits are not counted).
-    A run *reaches* the exact run's final test error at the first evaluation
-    whose best point so far scores no worse.
+    A run *reaches* the exact run's final test error ``e`` at the first
+    evaluation whose best point so far scores within one binomial standard
+    error of it, ``e + sqrt(e (1 - e) / n_test)``: closer than the test set
+    can tell apart.
     """
     if next(iter(variants), None) != "exact":
         raise ValueError(
@@ -146,7 +148,8 @@ def inner_solve_runs(
             errors.append(cache[key])
         if exact_error is None:
             exact_error = errors[-1]
-        reached = [k for k, error in enumerate(errors) if error <= exact_error]
+            within = exact_error + np.sqrt(exact_error * (1.0 - exact_error) / len(y_test))
+        reached = [k for k, error in enumerate(errors) if error <= within]
         iterations = np.cumsum(history["smo_iterations"])
         seconds = np.cumsum(history["seconds"])
         first = reached[0] if reached else None
@@ -163,6 +166,7 @@ def inner_solve_runs(
                 "cv_error": tuner.cv_scores_["error"],
                 "test_error": errors[-1],
                 "exact_test_error": exact_error,
+                "reach_threshold": within,
                 "reached_at": None if first is None else first + 1,
                 "iterations_to_reach": None if first is None else int(iterations[first]),
                 "seconds_to_reach": None if first is None else float(seconds[first]),
@@ -247,3 +251,26 @@ def scores_against_exact(
         }
         for run in runs
     ]
+
+
+def variant_settings(
+    variants: Mapping[str, Mapping[str, Any]], early_stopping: Mapping[str, Any]
+) -> dict[str, dict[str, Any]]:
+    """The config's variants (``inner``, ``warm_start``) as GradientSearchCV settings.
+
+    ``early_stopping`` (patience, tol, interval, metric) is the rule of every
+    ``early_stopped`` variant.
+    """
+    rule = EarlyStopping(
+        patience=int(early_stopping["patience"]),
+        tol=float(early_stopping["tol"]),
+        interval=int(early_stopping["interval"]),
+        metric=str(early_stopping.get("metric", "smoothed_error")),
+    )
+    out = {}
+    for name, spec in variants.items():
+        settings: dict[str, Any] = {"inner": spec["inner"], "warm_start": bool(spec["warm_start"])}
+        if spec["inner"] == "early_stopped":
+            settings["inner_early_stopping"] = rule
+        out[name] = settings
+    return out
