@@ -31,6 +31,7 @@ include: "workflow/rules/thesis/paper.smk"
 include: "workflow/rules/mdl/paper.smk"
 include: "workflow/rules/nsvm/paper.smk"
 include: "workflow/rules/ensembles/paper.smk"
+include: "workflow/rules/gradient/paper.smk"
 
 
 rule all:

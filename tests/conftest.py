@@ -45,7 +45,7 @@ def dataset(request) -> tuple[np.ndarray, np.ndarray]:
 
 
 MIRROR = Path(os.environ.get("ESMO_LIBSVM_MIRROR", REPO.parent / "shared" / "datasets" / "libsvm"))
-MIRROR_FILES = tuple(REGISTRY)  # the eight LIBSVM files the tests read
+MIRROR_FILES = tuple(REGISTRY)  # the LIBSVM files the tests read
 
 
 def on_ci() -> bool:

@@ -46,7 +46,7 @@ def planned_jobs(workdir: Path, *args: str) -> dict[str, int]:
 
 def test_dry_run_of_the_full_config(tmp_path):
     counts = planned_jobs(tmp_path)
-    assert counts["download_libsvm"] == 8
+    assert counts["download_libsvm"] == 10  # the thesis's 8, and a1a.t, splice.t (gradient)
     assert counts["prepare_libsvm"] == 8
     assert counts["make_blobs"] == 7
     assert counts["make_splits"] == 15
@@ -75,8 +75,9 @@ def test_paper_targets_make_up_the_whole_reproduction(tmp_path):
     everything.pop("total"), thesis.pop("total"), ensembles.pop("total")
     assert not set(thesis) & set(ensembles)
     # the MDL paper's E1 datasets are the thesis's, the NSVM paper makes its own data:
-    # both add only rules of their own
-    own = ("mdl", "nsvm")
+    # both add only rules of their own; the gradient paper adds two LIBSVM test files
+    own = ("mdl", "nsvm", "gradient")
+    assert everything.pop("download_libsvm") == thesis.pop("download_libsvm") + 2
     assert {**thesis, **ensembles} == {
         rule: n for rule, n in everything.items() if not rule.startswith(own)
     }
@@ -87,6 +88,14 @@ def test_nsvm_target_plans_the_default_scale(tmp_path):
     nsvm = planned_jobs(tmp_path, "nsvm")
     assert nsvm["nsvm_train"] == 4 and nsvm["nsvm_baselines"] == 4 and nsvm["nsvm_split"] == 4
     assert nsvm["nsvm_early_stopping"] == 1 and nsvm["nsvm_mnist"] == 1
+
+
+def test_gradient_target_plans_the_default_scale(tmp_path):
+    """Note sec 5 "Default": 24 table 1, 8 table 2, 20 F, 40 table 3 and 4 more fig 1 cells."""
+    gradient = planned_jobs(tmp_path, "gradient")
+    assert gradient["gradient_cell"] == 24 + 8 + 20 + 40 + 4
+    assert gradient["gradient_prepare"] == 3  # splice, bank (IJCNN's stand-in), adult
+    assert gradient["download_libsvm"] == 4 and gradient["ensembles_download_uci"] == 1
 
 
 def test_lint_has_no_findings(tmp_path):
@@ -674,3 +683,44 @@ def test_offline_uci_download_fails_naming_the_mirror_option(tmp_path):
     log = (tmp_path / "logs" / "ensembles" / "download" / "magic04.data.log").read_text()
     assert "ensembles.uci.mirror" in log and "../shared/datasets/uci" in log
     assert not (tmp_path / "resources" / "uci" / "magic04.data").exists()
+
+
+def test_reduced_run_produces_the_gradient_products(reduced_run):
+    """Tables 1-3, the F experiment, fig 1, the claims and the reproduction (note sec 5 "CI")."""
+    workdir, _ = reduced_run
+    out = workdir / "results" / "gradient"
+    cfg = yaml.safe_load((REPO / "config" / "test.yaml").read_text())["gradient"]
+    assert (out / "fig1.png").stat().st_size > 10_000
+    cells = pd.read_csv(out / "cells.csv")
+    grid = cells[cells["method"] == "grid"]
+    assert (grid["nf"] == 25).all() and (grid["dataset"] == "splice").all()  # the 5 x 5 grid
+    tuned = cells[cells["cpu_seconds"].notna() & (cells["method"] != "grid")]
+    assert (tuned["nf"] <= cfg["tuner"]["max_fun"]).all() and (tuned["nf"] >= 1).all()
+    # SMO is part of the tuning's cpu; the test rows are the 3175 - 300 not drawn
+    assert (tuned["smo_seconds"] > 0).all() and (tuned["smo_seconds"] <= tuned["cpu_seconds"]).all()
+    fig1_test = cells["method"] == "fig1_test"
+    assert (cells.loc[~fig1_test, "n_test"] == 2875).all()
+    assert (cells.loc[fig1_test, "n_test"] == cfg["fig1"]["contour_test_rows"]).all()
+    table1 = pd.read_csv(out / "table1.csv")
+    assert len(table1) == 1 and table1["seeds"].iloc[0] == cfg["table1"]["seeds"]
+    assert 0 < table1["Grid erate mean"].iloc[0] < 50 and 0 < table1["Grad erate mean"].iloc[0] < 50
+    assert len(pd.read_csv(out / "table3.csv")) == 8
+    assert len(pd.read_csv(out / "f_measure.csv")) == 2
+    assert list(pd.read_csv(out / "claims.csv")["claim"]) == [1, 2, 3, 4, 5, 6, 7]
+    reproduction = pd.read_csv(out / "reproduction.csv")
+    assert reproduction.set_index("key").loc["grid.nf", "ours"] == 25
+
+
+def test_gradient_cells_do_not_depend_on_cores(reduced_run, tmp_path):
+    """Grid and Grad-ARD (after its Grad) rerun alone on one core: the same numbers, seconds aside."""
+    workdir, configs = reduced_run
+    cells = [
+        "results/gradient/cells/splice/n300/seed1/grid.csv",
+        "results/gradient/cells/splice/n300/seed1/grad_ard.csv",
+    ]
+    snakemake(tmp_path, *cells, "--cores", "1", "--configfile", *configs)
+    timing = ["cpu_seconds", "smo_seconds", "solve_seconds", "rest_seconds", "refit_seconds"]
+    for cell in [*cells, cells[1].replace("grad_ard", "grad")]:
+        ours = pd.read_csv(tmp_path / cell).drop(columns=timing)
+        theirs = pd.read_csv(workdir / cell).drop(columns=timing)
+        pd.testing.assert_frame_equal(ours, theirs)

@@ -1,8 +1,8 @@
 """Fetch one dataset file into resources/, verified by content (the LIBSVM or UCI registry).
 
-The rule names the registry (``esmo.data.<registry>``, whose ``fetch`` verifies
-the file) and the config key of its mirror, which a failed download's message
-points to.
+The rule names the registry (``esmo.data.<registry>``, whose ``fetch``, or the
+function the optional ``fetch`` parameter names, verifies the file) and the
+config key of its mirror, which a failed download's message points to.
 """
 
 import importlib
@@ -15,7 +15,7 @@ source = importlib.import_module(f"esmo.data.{p.registry}")
 name = snakemake.wildcards[0]
 with job_log(snakemake.log[0], f"fetching {name}"):
     try:
-        path = source.fetch(
+        path = getattr(source, getattr(p, "fetch", "fetch"))(
             name,
             snakemake.output[0],
             mirror=p.mirror,

@@ -9,6 +9,7 @@ verification, so a failed or corrupt download never looks like a valid output.
 
 from __future__ import annotations
 
+import bz2
 import hashlib
 import os
 import shutil
@@ -17,7 +18,7 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -48,7 +49,8 @@ class DatasetSpec:
     digest: str
 
 
-#: The eight datasets of protocol §1 (training files only, unscaled originals).
+#: The eight datasets of protocol §1 (training files, unscaled originals) and the test
+#: files a1a.t, splice.t and w1a.t that the gradient paper pools with them.
 #: Digests were computed once from the offline copies described in
 #: ``../shared/datasets/libsvm/SOURCES.md``.
 REGISTRY: dict[str, DatasetSpec] = {
@@ -118,6 +120,31 @@ REGISTRY: dict[str, DatasetSpec] = {
             (2405, 72),
             "15dab042ceb4249e4b1607e19cf974e91a659d16e95daf88b81b5e2a22cff5af",
         ),
+        # The test files, pooled with their training files by the gradient paper (its note, sec 3).
+        DatasetSpec(
+            "a1a.t",
+            "a1a.t",
+            123,
+            30956,
+            (23510, 7446),
+            "3ee4082c129fe89284d820228bac402977dc6df850bef8a0bf6819a1f7cad8d9",
+        ),
+        DatasetSpec(
+            "splice.t",
+            "splice.t",
+            60,
+            2175,
+            (1044, 1131),
+            "2c75b911477a76185f9cacff3a9924f44282cf3a3ebf57f5b689343e43265980",
+        ),
+        DatasetSpec(
+            "w1a.t",
+            "w1a.t",
+            300,
+            47272,
+            (45865, 1407),
+            "419e33ac4af6f9d6cfbab0bb39336bcedb8507958f60b371e8600eb785953aa6",
+        ),
     )  # fmt: skip
 }
 
@@ -167,22 +194,29 @@ def map_labels(labels: np.ndarray) -> np.ndarray:
     return np.where(labels == classes[1], 1, -1).astype(np.int8)
 
 
+def _parse(
+    path: str | os.PathLike[str], name: str, n_features: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Dense float64 ``X`` and the raw labels of a LIBSVM file; a parse error names the file."""
+    try:
+        X, labels = load_svmlight_file(
+            os.fspath(path), n_features=n_features, zero_based=False, dtype=np.float64
+        )
+    except ValueError as exc:
+        raise DatasetVerificationError(
+            f"{path} is not a valid LIBSVM file for {name!r} ({n_features} features): {exc}"
+        ) from exc
+    return np.asarray(X.toarray(), dtype=np.float64), labels
+
+
 def load(path: str | os.PathLike[str], name: str) -> tuple[np.ndarray, np.ndarray]:
     """Parse a LIBSVM file into dense float64 ``X`` and int8 ``y`` in {-1, +1}.
 
     The number of features comes from the registry, because some training files
     do not use the last features (a1a uses 1..119 of 123).
     """
-    spec = get_spec(name)
-    try:
-        X, labels = load_svmlight_file(
-            os.fspath(path), n_features=spec.n_features, zero_based=False, dtype=np.float64
-        )
-    except ValueError as exc:
-        raise DatasetVerificationError(
-            f"{path} is not a valid LIBSVM file for {name!r} ({spec.n_features} features): {exc}"
-        ) from exc
-    return np.asarray(X.toarray(), dtype=np.float64), map_labels(labels)
+    X, labels = _parse(path, name, get_spec(name).n_features)
+    return X, map_labels(labels)
 
 
 def verify(X: np.ndarray, y: np.ndarray, name: str) -> None:
@@ -333,3 +367,140 @@ def minmax_normalise(X: np.ndarray, *, fit: np.ndarray | None = None) -> np.ndar
     if fit is None:
         return np.clip(MinMaxScaler().fit_transform(X), 0.0, 1.0)
     return MinMaxScaler().fit(np.asarray(fit, dtype=np.float64)).transform(X)
+
+
+def load_pooled(
+    paths: Sequence[str | os.PathLike[str]], names: Sequence[str]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Parse, verify and concatenate registry files in order (e.g. a1a then a1a.t).
+
+    The gradient paper pools each dataset's training and test files and draws
+    its own training rows from the pool (its note, sec 3).
+    """
+    if len(paths) != len(names) or not names:
+        raise ValueError(f"give one path per name (got {len(paths)} paths, {len(names)} names)")
+    parts = []
+    for path, name in zip(paths, names, strict=True):
+        X, y = load(path, name)
+        verify(X, y, name)
+        parts.append((X, y))
+    return np.vstack([X for X, _ in parts]), np.concatenate([y for _, y in parts])
+
+
+#: The LIBSVM datasets page's root (the binary, multiclass, ... folders are below it).
+LIBSVM_ROOT_URL = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/"
+
+
+@dataclass(frozen=True)
+class ShapeCheckedSpec:
+    """A bzip2-compressed LIBSVM file checked by shape and label set only.
+
+    No offline copy exists to take a digest from (the cluster-only IJCNN and
+    SensIT Vehicle files of the gradient paper), so a download is accepted when
+    it decompresses and parses to ``n_samples`` x ``n_features`` with exactly
+    the raw ``labels``. ``url_path`` is relative to :data:`LIBSVM_ROOT_URL`; a
+    mirror folder holds the compressed file under its base name.
+    """
+
+    name: str
+    url_path: str
+    n_features: int
+    n_samples: int
+    labels: tuple[int, ...]
+
+
+#: Row counts as the LIBSVM page gives them (ijcnn1: 49,990 + 91,701; SensIT
+#: Vehicle combined: 78,823 + 19,705).
+SHAPE_CHECKED: dict[str, ShapeCheckedSpec] = {
+    spec.name: spec
+    for spec in (
+        ShapeCheckedSpec("ijcnn1", "binary/ijcnn1.bz2", 22, 49990, (-1, 1)),
+        ShapeCheckedSpec("ijcnn1.t", "binary/ijcnn1.t.bz2", 22, 91701, (-1, 1)),
+        ShapeCheckedSpec(
+            "vehicle.combined", "multiclass/vehicle/combined.bz2", 100, 78823, (1, 2, 3)
+        ),
+        ShapeCheckedSpec(
+            "vehicle.combined.t", "multiclass/vehicle/combined.t.bz2", 100, 19705, (1, 2, 3)
+        ),
+    )  # fmt: skip
+}
+
+
+def get_shape_checked(name: str) -> ShapeCheckedSpec:
+    """The entry of ``name`` in :data:`SHAPE_CHECKED`, with a clear error for unknown names."""
+    try:
+        return SHAPE_CHECKED[name]
+    except KeyError:
+        raise KeyError(
+            f"unknown shape-checked LIBSVM file {name!r}; known: {', '.join(SHAPE_CHECKED)}"
+        ) from None
+
+
+def load_raw(path: str | os.PathLike[str], spec: ShapeCheckedSpec) -> tuple[np.ndarray, np.ndarray]:
+    """Parse a (decompressed) shape-checked file: dense float64 ``X`` and its raw integer labels."""
+    X, labels = _parse(path, spec.name, spec.n_features)
+    return X, labels.astype(np.int64)
+
+
+def verify_shape(X: np.ndarray, labels: np.ndarray, spec: ShapeCheckedSpec) -> None:
+    """Check rows, features and the label set; the error lists every difference."""
+    problems = []
+    if X.shape != (spec.n_samples, spec.n_features):
+        problems.append(f"shape {X.shape} instead of ({spec.n_samples}, {spec.n_features})")
+    found = tuple(int(v) for v in np.unique(labels))
+    if found != spec.labels:
+        problems.append(f"labels {found} instead of {spec.labels}")
+    if problems:
+        raise DatasetVerificationError(
+            f"{spec.name!r} does not look like the LIBSVM file {spec.url_path}: "
+            f"{'; '.join(problems)}. The download is truncated or a different file; fetch it again."
+        )
+
+
+def fetch_shape_checked(
+    name: str,
+    dest: str | os.PathLike[str],
+    *,
+    mirror: str | os.PathLike[str] | None = None,
+    base_url: str = LIBSVM_ROOT_URL,
+    retries: int = 3,
+    timeout: float = 60.0,
+) -> Path:
+    """Fetch a :data:`SHAPE_CHECKED` file, decompress it to ``dest`` and check its shape.
+
+    As :func:`fetch`, but verified by shape and labels only (say so wherever
+    its results are reported: no digest could be taken offline).
+    """
+    spec = get_shape_checked(name)
+    dest = Path(dest)
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    basename = spec.url_path.rsplit("/", 1)[-1]
+    root = os.fspath(mirror) if mirror is not None else base_url
+    if _is_url(root):
+        source = root.rstrip("/") + "/" + (spec.url_path if mirror is None else basename)
+    else:
+        source = os.path.join(root, basename)
+        if not os.path.isfile(source):
+            raise DownloadError(
+                f"mirror folder {root!r} has no file {basename!r} (looked for {source}); "
+                "the mirror must hold the compressed LIBSVM files under their official names."
+            )
+
+    def check(tmp: Path) -> None:
+        try:
+            with bz2.open(tmp, "rb") as packed:
+                data = packed.read()
+        except (OSError, EOFError) as exc:
+            raise DatasetVerificationError(f"{basename} is not a valid bzip2 file: {exc}") from exc
+        tmp.write_bytes(data)
+        verify_shape(*load_raw(tmp, spec), spec)
+
+    return fetch_verified(
+        source,
+        dest,
+        check,
+        retries=retries,
+        timeout=timeout,
+        files="the compressed LIBSVM files (ijcnn1.bz2, combined.bz2, ...)",
+        example="libsvm-bz2",
+    )

@@ -1,0 +1,153 @@
+"""The gradient paper's config checks, its cells and the files its target requests.
+
+Every key lives in the config section ``gradient`` (``GRADIENT`` below). A
+cell is (dataset, n_trg, seed, method), one job, computed once whichever
+experiments read it (tables 1 and 2, the F experiment, table 3, fig 1), so
+Fig 1 reuses table 1's Grid and Grad runs. Datasets are named by role in the
+config (``ijcnn``, ``vehicle``, ``adult``, ``splice``; ``gradient.roles``
+says which dataset plays IJCNN and Vehicle) or directly by dataset name.
+"""
+
+from esmo.data.gradient import DATASETS as GRADIENT_DATASETS
+from esmo.data.gradient import ROLES as GRADIENT_ROLES
+from esmo.data.gradient import input_files as gradient_input_files
+from esmo.data.gradient import resolve_role
+from esmo.data.libsvm import SHAPE_CHECKED as LIBSVM_SHAPE_CHECKED
+
+GRADIENT = config["gradient"]
+
+
+def gradient_dataset(name):
+    """The dataset a config entry names: a role (resolved by gradient.roles) or a dataset."""
+    if name in GRADIENT_ROLES:
+        return resolve_role(name, GRADIENT["roles"])
+    return name
+
+
+def gradient_config_problems(cfg):
+    """Checks JSON schema cannot express: the roles' datasets, one entry per dataset."""
+    grad = cfg["gradient"]
+    problems = []
+    for role, name in grad["roles"].items():
+        if name not in GRADIENT_ROLES.get(role, ()):
+            problems.append(
+                f"gradient.roles.{role} = {name!r} cannot play that role; choose one of "
+                f"{list(GRADIENT_ROLES.get(role, ()))}"
+            )
+    for table in ("table1", "table2"):
+        names = [c["dataset"] for c in grad[table]["cells"]]
+        repeated = sorted({n for n in names if names.count(n) > 1})
+        if repeated:
+            problems.append(
+                f"gradient.{table}.cells lists {repeated} more than once; give each dataset "
+                "one entry with all its n_trg values"
+            )
+    return problems
+
+
+raise_config_problems(gradient_config_problems(config))
+
+
+def gradient_experiments():
+    """Each experiment's cells: ``{experiment: [(dataset, n_trg, seed, method), ...]}``."""
+    out = {}
+    for table in ("table1", "table2"):
+        spec = GRADIENT[table]
+        out[table] = [
+            (gradient_dataset(entry["dataset"]), int(n), seed, method)
+            for entry in spec["cells"]
+            for n in entry["n_trg"]
+            for seed in range(spec["seeds"])
+            for method in spec["methods"]
+        ]
+    spec = GRADIENT["f_measure"]
+    out["f_measure"] = [
+        (gradient_dataset(spec["dataset"]), int(spec["n_trg"]), seed, method)
+        for seed in range(spec["seeds"])
+        for method in ("f_direct", "f_bias")
+    ]
+    spec = GRADIENT["table3"]
+    out["table3"] = [
+        (gradient_dataset(spec["dataset"]), int(spec["n_trg"]), seed, f"wer{m}_{half}")
+        for seed in range(spec["seeds"])
+        for m in (1, 2, 3, 4)
+        for half in ("bias", "direct")
+    ]
+    spec = GRADIENT["fig1"]
+    methods = ["grid", "grad", "fig1_test"]
+    methods += [f"restart{k}" for k in range(spec["restarts"])]
+    out["fig1"] = [
+        (gradient_dataset(spec["dataset"]), int(spec["n_trg"]), int(spec["seed"]), m)
+        for m in methods
+    ]
+    return out
+
+
+GRADIENT_EXPERIMENTS = gradient_experiments()
+GRADIENT_CELLS = list(
+    dict.fromkeys(cell for cells in GRADIENT_EXPERIMENTS.values() for cell in cells)
+)
+
+
+def gradient_cell_path(cell, suffix="csv"):
+    dataset, n_trg, seed, method = cell
+    return f"results/gradient/cells/{dataset}/n{n_trg}/seed{seed}/{method}.{suffix}"
+
+
+def gradient_cell_files():
+    return [gradient_cell_path(cell) for cell in GRADIENT_CELLS]
+
+
+def gradient_cell_inputs(wildcards):
+    """The prepared dataset, and Grad's row for Grad-ARD (it starts at Grad's optimum)."""
+    inputs = {"data": f"results/gradient/data/{wildcards.dataset}.npz"}
+    if wildcards.method == "grad_ard":
+        cell = (wildcards.dataset, wildcards.n_trg, wildcards.seed, "grad")
+        inputs["grad"] = gradient_cell_path(cell)
+    return inputs
+
+
+def gradient_data_inputs(wildcards):
+    return [f"resources/{f}" for f in gradient_input_files(wildcards.gradient_dataset)]
+
+
+def gradient_datasets():
+    """Every dataset a cell uses."""
+    return list(dict.fromkeys(cell[0] for cell in GRADIENT_CELLS))
+
+
+def gradient_fig1_inputs():
+    """Fig 1's detail tables: Grid's, the test-error grid, Grad's path and the restarts'."""
+    spec = GRADIENT["fig1"]
+    base = (gradient_dataset(spec["dataset"]), int(spec["n_trg"]), int(spec["seed"]))
+    return {
+        "grid": gradient_cell_path((*base, "grid"), "detail.csv"),
+        "test": gradient_cell_path((*base, "fig1_test"), "detail.csv"),
+        "path": gradient_cell_path((*base, "grad"), "detail.csv"),
+        "restarts": [
+            gradient_cell_path((*base, f"restart{k}"), "detail.csv")
+            for k in range(spec["restarts"])
+        ],
+    }
+
+
+def gradient_settings():
+    """What every cell reads: the grid, SMO and tuner settings, lambda, fig 1's test rows."""
+    keys = ("grid", "smo", "tuner", "ard", "negative_cost")
+    settings = {k: GRADIENT[k] for k in keys}
+    settings["contour_test_rows"] = GRADIENT["fig1"]["contour_test_rows"]
+    return settings
+
+
+def gradient_products():
+    """What the target ``gradient`` (and ``all``) requests."""
+    out = "results/gradient/"
+    files = []
+    for name in ("table1", "table2", "f_measure", "table3", "cost_breakup", "claims"):
+        files += [out + f"{name}.csv", out + f"{name}.html"]
+    files += [out + "fig1.png", out + "fig1_restarts.csv"]
+    files += [out + "reproduction.csv", out + "reproduction.html"]
+    return files
+
+
+register_paper("gradient", datasets=lambda: [], products=gradient_products)

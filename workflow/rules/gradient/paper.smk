@@ -1,0 +1,20 @@
+"""Gradient-based tuning of SVM hyperparameters (Keerthi, Sindhwani, Chapelle, NIPS 2006).
+
+Protocol: ../shared/notes/gradient-hpo-protocol.md; the library is
+esmo.hypergradient, the data esmo.data.gradient, the cells
+esmo.experiments.gradient, the tables esmo.analysis.gradient; scripts in
+workflow/scripts/gradient/, captions in workflow/report/gradient/, paper
+numbers in workflow/data/gradient/, config in the section ``gradient``.
+"""
+
+
+include: "common.smk"
+include: "data.smk"
+include: "cells.smk"
+include: "analysis.smk"
+
+
+rule gradient:
+    """The whole reproduction: tables 1-3, the F experiment, fig 1, the claims, the reproduction table."""
+    input:
+        gradient_products(),

@@ -1,0 +1,27 @@
+"""Tables 1 and 2, the F experiment, table 3 and the cost break-up, from each experiment's cells."""
+
+import logging
+from pathlib import Path
+
+import pandas as pd
+
+from esmo.analysis import gradient as ana
+from esmo.analysis.ensembles import to_html
+from esmo.experiments.job_log import job_log
+
+with job_log(snakemake.log[0], "gradient tables"):
+    cells = pd.read_csv(snakemake.input.cells)
+    parts = ana.by_experiment(cells, snakemake.params.experiments)
+    tables = {
+        "table1": ana.speed_table(parts["table1"], ["grid", "grad", "grad_ard"]),
+        "table2": ana.speed_table(parts["table2"], ["grid", "grad"]),
+        "f_measure": ana.f_measure_table(parts["f_measure"]),
+        "table3": ana.weighted_table(parts["table3"]),
+        "cost_breakup": ana.cost_breakup(cells),
+    }
+    out = snakemake.output
+    for name, table in tables.items():
+        table.to_csv(out[f"{name}_csv"], index=False)
+        shown = table[[c for c in table.columns if not c.endswith((" mean", " sd"))]]
+        Path(out[f"{name}_html"]).write_text(to_html(shown))
+        logging.info("%s\n%s", name, shown.to_string(index=False))
