@@ -123,11 +123,12 @@ def plot_agreement(agreement: pd.DataFrame) -> Figure:
                 )
         axes[0, col].set_title(point.replace("_", " "))
         axes[0, col].axhline(0.9, color="grey", lw=0.8, ls="--")
+        axes[0, col].set_ylim(-1.05, 1.05)
         axes[1, col].set_yscale("log")
         axes[1, col].set_xlabel("SMO iterations / exact solve's")
     axes[0, 0].set_ylabel("cosine to the exact hypergradient")
-    axes[1, 0].set_ylabel("relative error |g - g*| / |g*|")
-    axes[0, 0].legend(title="inner start")
+    axes[1, 0].set_ylabel("relative error |g - g*| / |g*| (0 at 1e-12)")
+    axes[0, -1].legend(title="inner start", loc="lower right")
     fig.tight_layout()
     return fig
 

@@ -84,7 +84,7 @@ def gradient_agreement(
     ]
     solves += [
         (
-            f"early_stopped(p={es.patience},tol={es.tol:g},r={es.interval},{es.metric})",
+            f"early_stopped p={es.patience} tol={es.tol:g} r={es.interval} {es.metric}",
             InnerSolve(
                 mode="early_stopped",
                 tol=inner.tol,
