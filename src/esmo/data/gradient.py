@@ -238,6 +238,15 @@ def make_problem(
     )  # fmt: skip
 
 
+def load_problem(
+    path: str | os.PathLike[str], dataset: str, n_trg: int, seed: int, n_folds: int = 5
+) -> Problem:
+    """:func:`make_problem` of a prepared dataset file (``X`` pooled and unscaled, ``y``)."""
+    with np.load(path) as data:
+        X, y = data["X"], data["y"]
+    return make_problem(dataset, X, y, n_trg, seed, n_folds)
+
+
 def subsample_rows(n_test: int, rows: int | None, seed: int) -> np.ndarray:
     """Sorted indices of a fixed random subsample of ``rows`` test rows (all when None or too few)."""
     if rows is None or rows >= n_test:

@@ -2,11 +2,10 @@
 
 import logging
 
-import numpy as np
 from threadpoolctl import threadpool_limits
 
 from esmo.analysis.gradient_inexact import to_frame
-from esmo.data.gradient import make_problem
+from esmo.data.gradient import load_problem
 from esmo.early_stopping import EarlyStopping
 from esmo.experiments.gradient_inexact import agreement_along_path
 from esmo.experiments.job_log import job_log
@@ -17,9 +16,7 @@ with (
     job_log(snakemake.log[0], f"inexact agreement {wc.dataset}/n{wc.n_trg}/seed{wc.seed}"),
     threadpool_limits(1),
 ):
-    with np.load(snakemake.input.data) as data:
-        X, y = data["X"], data["y"]
-    problem = make_problem(wc.dataset, X, y, int(wc.n_trg), int(wc.seed), p.n_folds)
+    problem = load_problem(snakemake.input.data, wc.dataset, int(wc.n_trg), int(wc.seed), p.n_folds)
     spec = p.inexact["agreement"]
     rules = [EarlyStopping(metric="smoothed_error", **rule) for rule in spec["rules"]]
     rows = agreement_along_path(
