@@ -94,10 +94,11 @@ def test_gradient_target_plans_the_default_scale(tmp_path):
     """Note sec 5 "Default": 24 table 1, 8 table 2, 20 F, 40 table 3 and 4 more fig 1 cells."""
     gradient = planned_jobs(tmp_path, "gradient")
     assert gradient["gradient_cell"] == 24 + 8 + 20 + 40 + 4
-    assert gradient["gradient_prepare"] == 3  # splice, bank (IJCNN's stand-in), adult
-    assert gradient["download_libsvm"] == 4 and gradient["ensembles_download_uci"] == 1
-    # beyond the paper: Splice 1000 and Adult 2000, 2 seeds; the agreement on seed 0
-    assert gradient["gradient_inexact_runs"] == 4 and gradient["gradient_inexact_agreement"] == 2
+    # splice, bank (IJCNN's stand-in), adult, and the inexact study's four E1 datasets
+    assert gradient["gradient_prepare"] == 7
+    assert gradient["download_libsvm"] == 8 and gradient["ensembles_download_uci"] == 1
+    # beyond the paper: Splice, Adult and four E1 datasets, 2 seeds; the agreement on seed 0
+    assert gradient["gradient_inexact_runs"] == 12 and gradient["gradient_inexact_agreement"] == 6
 
 
 def test_lint_has_no_findings(tmp_path):

@@ -75,6 +75,12 @@ DATASETS: dict[str, GradientDataset] = {
             3,
             "Vehicle",
         ),
+        # the thesis's E1 datasets (not the paper's): the inexact-solve study scores the
+        # gradient method beside the thesis's searches on them (note sec 7)
+        GradientDataset("australian", "libsvm", ("australian",), (690, 14), 307),
+        GradientDataset("breast-cancer", "libsvm", ("breast-cancer",), (683, 10), 239),
+        GradientDataset("diabetes", "libsvm", ("diabetes",), (768, 8), 500),
+        GradientDataset("fourclass", "libsvm", ("fourclass",), (862, 2), 307),
     )  # fmt: skip
 }
 
