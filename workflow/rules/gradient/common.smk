@@ -153,6 +153,11 @@ def gradient_inexact_draws(agreement=False):
     ]
 
 
+def gradient_inexact_settings(*keys):
+    """The inexact study's settings a draw's job reads (not the list of draws: adding one reruns nothing)."""
+    return {key: GRADIENT["inexact"][key] for key in keys}
+
+
 def gradient_inexact_files(name, agreement=False):
     """Every draw's file ``name`` (runs.csv, scores.csv, agreement.csv)."""
     return [

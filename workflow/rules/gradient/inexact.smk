@@ -28,7 +28,7 @@ rule gradient_inexact_runs:
         mem_mb=4000,
         runtime=120,
     params:
-        inexact=GRADIENT["inexact"],
+        inexact=gradient_inexact_settings("variants", "early_stopping", "searches"),
         smo=GRADIENT["smo"],
         tuner=GRADIENT["tuner"],
         n_folds=GRADIENT["n_folds"],
@@ -56,7 +56,7 @@ rule gradient_inexact_agreement:
         mem_mb=4000,
         runtime=60,
     params:
-        inexact=GRADIENT["inexact"],
+        inexact=gradient_inexact_settings("agreement"),
         smo=GRADIENT["smo"],
         tuner=GRADIENT["tuner"],
         n_folds=GRADIENT["n_folds"],
