@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import scipy.linalg
 from sklearn.metrics import f1_score
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
@@ -83,26 +84,46 @@ def test_every_partial_derivative_matches_central_differences(case):
     )
 
 
-def test_duplicate_rows_take_the_least_squares_solve_and_keep_the_gradient_right():
+def test_duplicate_rows_keep_the_gradient_right():
     X, y, folds = problem(n=100, duplicates=30)
     space = Space(("C", "gamma"), X.shape[1], tune_theta0=True, start=START)
     cv = CrossValidationObjective(X, y, folds, space, inner=EXACT)
     u = space.initial()
-    assert "lstsq" in cv.evaluate(u).solve_methods
+    # copies are solved once: the distinct points' system is regular
+    assert set(cv.evaluate(u).solve_methods) == {"lu"}
     analytic, numeric = finite_difference_check(cv, u)
     assert np.max(np.abs(analytic - numeric) / np.abs(numeric)) < 1e-4
 
 
 def test_adjoint_solution_solves_the_unsymmetric_transposed_system():
     rng = np.random.default_rng(3)
-    A = rng.normal(size=(8, 8))
-    Q_uu = A @ A.T + np.eye(8)
+    X_u = rng.normal(size=(8, 3))
+    K_uu = np.exp(-0.5 * ((X_u[:, None, :] - X_u[None, :, :]) ** 2).sum(-1))
     y_u = np.where(rng.normal(size=8) > 0, 1.0, -1.0)
     rho = rng.normal(size=9)
+    Q_uu = np.outer(y_u, y_u) * K_uu
     P = np.block([[Q_uu, -y_u[:, None]], [y_u[None, :], np.zeros((1, 1))]])
-    d, method = solve_adjoint(Q_uu, y_u, rho)
+    d, method = solve_adjoint(X_u, K_uu, y_u, rho)
     assert method == "lu"
     np.testing.assert_allclose(d, np.linalg.solve(P.T, rho), rtol=1e-10)
+
+
+def test_copies_of_a_point_get_the_minimum_norm_solution_of_the_singular_system():
+    rng = np.random.default_rng(6)
+    X_u = rng.normal(size=(7, 3))
+    X_u = np.vstack([X_u, X_u[[1, 1, 4]]])  # point 1 three times, point 4 twice
+    K_uu = np.exp(-0.5 * ((X_u[:, None, :] - X_u[None, :, :]) ** 2).sum(-1))
+    y_u = np.where(rng.normal(size=10) > 0, 1.0, -1.0)
+    y_u[[7, 8]] = y_u[1]
+    Q_uu = np.outer(y_u, y_u) * K_uu
+    P = np.block([[Q_uu, -y_u[:, None]], [y_u[None, :], np.zeros((1, 1))]])
+    # a consistent right-hand side: copies see the same validation sums, rho_i = y_i s(x_i)
+    sums = rng.normal(size=7)[[0, 1, 2, 3, 4, 5, 6, 1, 1, 4]]
+    rho = np.append(y_u * sums, rng.normal())
+    d, method = solve_adjoint(X_u, K_uu, y_u, rho)
+    assert method == "lu"  # the distinct points' system is regular
+    minimum_norm = scipy.linalg.lstsq(P.T, rho, lapack_driver="gelsd")[0]
+    np.testing.assert_allclose(d, minimum_norm, atol=1e-9)
 
 
 def test_output_derivatives_match_differences_and_the_value_ignores_the_outputs_scale():

@@ -94,8 +94,11 @@ def test_gradient_target_plans_the_default_scale(tmp_path):
     """Note sec 5 "Default": 24 table 1, 8 table 2, 20 F, 40 table 3 and 4 more fig 1 cells."""
     gradient = planned_jobs(tmp_path, "gradient")
     assert gradient["gradient_cell"] == 24 + 8 + 20 + 40 + 4
-    assert gradient["gradient_prepare"] == 3  # splice, bank (IJCNN's stand-in), adult
-    assert gradient["download_libsvm"] == 4 and gradient["ensembles_download_uci"] == 1
+    # splice, bank (IJCNN's stand-in), adult, and the inexact study's four E1 datasets
+    assert gradient["gradient_prepare"] == 7
+    assert gradient["download_libsvm"] == 8 and gradient["ensembles_download_uci"] == 1
+    # beyond the paper: Splice, Adult and four E1 datasets, 2 seeds; the agreement on seed 0
+    assert gradient["gradient_inexact_runs"] == 12 and gradient["gradient_inexact_agreement"] == 6
 
 
 def test_lint_has_no_findings(tmp_path):
@@ -709,6 +712,24 @@ def test_reduced_run_produces_the_gradient_products(reduced_run):
     assert list(pd.read_csv(out / "claims.csv")["claim"]) == [1, 2, 3, 4, 5, 6, 7]
     reproduction = pd.read_csv(out / "reproduction.csv")
     assert reproduction.set_index("key").loc["grid.nf", "ours"] == 25
+
+
+def test_reduced_run_compares_the_inner_solves(reduced_run):
+    """Beyond the paper: every variant's shares of the exact run, the agreement, the scores S."""
+    workdir, _ = reduced_run
+    out = workdir / "results" / "gradient" / "inexact"
+    cfg = yaml.safe_load((REPO / "config" / "test.yaml").read_text())["gradient"]["inexact"]
+    savings = pd.read_csv(out / "savings.csv").set_index("variant")
+    assert list(savings.index) == list(cfg["variants"])
+    assert savings.loc["exact", "iteration_share"] == 1.0
+    assert (savings["iteration_share"] > 0).all()
+    scores = pd.read_csv(out / "scores.csv")
+    assert set(scores["variant"]) == {*cfg["variants"], "RS", "RS+ES", "SH", "SH+ES"}
+    assert scores["best_score"].sum() >= 1
+    agreement = pd.read_csv(out / "agreement.csv")
+    assert set(agreement["point"]) == {"start", "mid_path", "optimum"}
+    assert agreement["cosine"].between(-1.0, 1.0).all()
+    assert (out / "agreement.png").stat().st_size > 10_000
 
 
 def test_gradient_cells_do_not_depend_on_cores(reduced_run, tmp_path):

@@ -1,13 +1,19 @@
 """The one linear solve of the hypergradient: ``P_r' d = rho`` (paper eq. 14).
 
-``P_r = [[Q_uu, -y_u], [y_u', 0]]`` is not symmetric, but ``S = diag(I, -1)
-P_r`` is, so ``P_r' d = rho`` is solved as ``S w = rho`` with ``d = diag(I, -1)
-w``. Duplicate training rows make ``Q_uu`` singular (a Splice fold has 16
-duplicates); the system then stays consistent, because duplicates get equal
-entries of ``rho``, and its minimum-norm solution is the right one. The note's
-rule (section 4): dense LU while ``|I_u| + 1 <= 3000``, checked by its
+``P_r = [[Q_uu, -y_u], [y_u', 0]]`` with ``Q_uu = diag(y_u) K_uu diag(y_u)``
+is not symmetric, but in ``t = y_u * d_u`` and ``w_b = -d_b`` the system is
+``[[K_uu, -1], [-1', 0]] (t, w_b) = (y_u * rho_u, rho_b)``, symmetric.
+Duplicate training rows make ``K_uu`` singular (a Splice fold has 16
+duplicates, the binary Adult features many more): their rows of the system
+are equal, and so are their right-hand sides (``y_i rho_i`` is the same
+validation sum for every copy of ``x_i``). So the system is solved on the
+distinct free points only (``t_g`` the sum over a group of copies), and each
+copy gets ``t_g / k_g``: the minimum-norm solution, at the cost of the distinct
+points. Every piece of the gradient reads ``d`` through the group sums, so the
+choice among solutions does not matter. The note's rule (section 4) then
+applies: dense LU while the system has at most 3000 rows, checked by its
 reciprocal condition number; least squares when LU fails or ``rcond <
-1e-12``; MINRES on ``S`` above the size limit.
+1e-12`` (nearly equal points); MINRES above the size limit.
 """
 
 from __future__ import annotations
@@ -26,23 +32,32 @@ MIN_RCOND = 1e-12
 METHODS: tuple[str, ...] = ("lu", "lstsq", "minres")
 
 
-def symmetric_system(Q_uu: np.ndarray, y_u: np.ndarray) -> np.ndarray:
-    """``S = [[Q_uu, -y_u], [-y_u', 0]]``."""
-    m = y_u.shape[0]
+def symmetric_system(K: np.ndarray) -> np.ndarray:
+    """``[[K, -1], [-1', 0]]``."""
+    m = K.shape[0]
     S = np.empty((m + 1, m + 1))
-    S[:m, :m] = Q_uu
-    S[:m, m] = -y_u
-    S[m, :m] = -y_u
+    S[:m, :m] = K
+    S[:m, m] = -1.0
+    S[m, :m] = -1.0
     S[m, m] = 0.0
     return S
 
 
-def solve_adjoint(Q_uu: np.ndarray, y_u: np.ndarray, rho: np.ndarray) -> tuple[np.ndarray, str]:
-    """``d`` with ``P_r' d = rho``, and the method used (one of :data:`METHODS`)."""
-    S = symmetric_system(Q_uu, y_u)
-    w, method = _solve_symmetric(S, rho)
-    w[-1] = -w[-1]
-    return w, method
+def solve_adjoint(
+    X_u: np.ndarray, K_uu: np.ndarray, y_u: np.ndarray, rho: np.ndarray
+) -> tuple[np.ndarray, str]:
+    """``d`` with ``P_r' d = rho``, and the method used (one of :data:`METHODS`).
+
+    ``X_u`` are the free points' features (to find copies), ``K_uu`` their kernel.
+    """
+    _, first, group, copies = np.unique(
+        X_u, axis=0, return_index=True, return_inverse=True, return_counts=True
+    )
+    group = group.reshape(-1)
+    rhs = np.append((y_u * rho[:-1])[first], rho[-1])
+    solution, method = _solve_symmetric(symmetric_system(K_uu[np.ix_(first, first)]), rhs)
+    d_u = y_u * (solution[:-1] / copies)[group]
+    return np.append(d_u, -solution[-1]), method
 
 
 def _solve_symmetric(S: np.ndarray, rhs: np.ndarray) -> tuple[np.ndarray, str]:

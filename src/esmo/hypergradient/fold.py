@@ -7,10 +7,12 @@ solve the reduced KKT system ``P_r beta_u = q_r`` (note, section 2). With
 rho`` (:mod:`esmo.hypergradient.adjoint`) gives ``df/dtheta = d'(dq_r/dtheta -
 dP_r/dtheta beta_u) + sum_l g_l do_l/dtheta`` for every hyperparameter at once.
 
-The kernel derivatives need ``sum_ij A_ij (x_it - z_jt)^2`` for every feature
-``t`` (``A`` a weighted kernel block): expanded as ``|x_t|^2`` and ``|z_t|^2``
-sums and one product ``A Z``, they cost two matrix products for all features,
-so the ARD gradient never holds a per-feature distance matrix.
+The kernel derivatives need ``sum_ij A_ij (x_it - z_jt)^2`` (``A`` a weighted
+kernel block): for one common width, summed over the features, that is
+``sum(A * D)`` with the squared distances ``D`` the kernel was made from; for
+ARD, per feature, it is expanded as ``|x_t|^2`` and ``|z_t|^2`` sums and one
+product ``A Z``, two matrix products for all features, so the gradient never
+holds a per-feature distance matrix.
 """
 
 from __future__ import annotations
@@ -23,7 +25,6 @@ import numpy as np
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.hypergradient.adjoint import solve_adjoint
 from esmo.hypergradient.space import Hyperparameters
-from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.result import SolverResult
 from esmo.solver.smo import run_smo, warm_state
@@ -50,6 +51,10 @@ class FoldFit:
     y_val: np.ndarray
     hyperparameters: Hyperparameters
     result: SolverResult
+    free: np.ndarray
+    bounded: np.ndarray
+    distances_vs: np.ndarray
+    K_vs: np.ndarray
     outputs: np.ndarray
     smo_seconds: float
     other_seconds: float
@@ -59,14 +64,22 @@ class FoldFit:
         """``I_s = I_u`` then ``I_c``: the points with ``alpha > 0``, free ones first."""
         return np.concatenate([self.free, self.bounded])
 
-    @property
-    def free(self) -> np.ndarray:
-        alpha, upper = self.result.alpha, self.hyperparameters.bounds(self.y)
-        return np.flatnonzero((alpha > 0.0) & (alpha < upper))
 
-    @property
-    def bounded(self) -> np.ndarray:
-        return np.flatnonzero(self.result.alpha >= self.hyperparameters.bounds(self.y))
+def partition(alpha: np.ndarray, upper: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``I_u`` (``0 < alpha < C_i``) and ``I_c`` (``alpha = C_i``), by exact comparison.
+
+    SMO clips alphas to their bounds, so the comparison is exact, as LIBSVM's
+    ``is_upper_bound``.
+    """
+    return np.flatnonzero((alpha > 0.0) & (alpha < upper)), np.flatnonzero(alpha >= upper)
+
+
+def square_distances(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """``||a - b||^2`` for every pair of rows, clipped at 0 against cancellation."""
+    D = A @ B.T
+    D *= -2.0
+    D += np.einsum("ij,ij->i", A, A)[:, None] + np.einsum("ij,ij->i", B, B)[None, :]
+    return np.maximum(D, 0.0, out=D)
 
 
 def fit_fold(
@@ -115,9 +128,26 @@ def fit_fold(
     )
     smo_seconds = time.process_time() - start
     start = time.process_time()
-    sv = np.flatnonzero(result.alpha > 0.0)
-    outputs = kernel_matrix(Z_val, Z[sv], "rbf", gamma) @ (result.alpha[sv] * y[sv]) - result.rho
-    return FoldFit(X, y, X_val, y_val, h, result, outputs, smo_seconds, time.process_time() - start)
+    free, bounded = partition(result.alpha, bounds)
+    support = np.concatenate([free, bounded])
+    distances_vs = square_distances(Z_val, Z[support])
+    K_vs = np.exp(-gamma * distances_vs)
+    outputs = K_vs @ (result.alpha[support] * y[support]) - result.rho
+    return FoldFit(
+        X,
+        y,
+        X_val,
+        y_val,
+        h,
+        result,
+        free,
+        bounded,
+        distances_vs,
+        K_vs,
+        outputs,
+        smo_seconds,
+        time.process_time() - start,
+    )
 
 
 def weighted_square_distances(A: np.ndarray, R: np.ndarray, S: np.ndarray) -> np.ndarray:
@@ -139,22 +169,24 @@ class FoldGradient:
     other_seconds: float
 
 
-def fold_gradient(fit: FoldFit, g: np.ndarray) -> FoldGradient:
-    """The pieces of ``df/dtheta`` from one fold, given ``g = df/do`` at its validation points."""
+def fold_gradient(fit: FoldFit, g: np.ndarray, *, per_feature: bool) -> FoldGradient:
+    """The pieces of ``df/dtheta`` from one fold, given ``g = df/do`` at its validation points.
+
+    ``per_feature`` asks for one gamma derivative per feature (ARD); otherwise
+    ``gamma`` holds their sum, the derivative in a common width.
+    """
     start = time.process_time()
     h, y, alpha = fit.hyperparameters, fit.y, fit.result.alpha
-    free, bounded = fit.free, fit.bounded
-    support = np.concatenate([free, bounded])
+    free, bounded, support = fit.free, fit.bounded, fit.support
     n_free = free.shape[0]
     Z, gamma = kernel_view(fit.X, h)
-    Z_val, _ = kernel_view(fit.X_val, h)
-    K_us = kernel_matrix(Z[free], Z[support], "rbf", gamma)
-    K_vs = kernel_matrix(Z_val, Z[support], "rbf", gamma)
+    distances_us = square_distances(Z[free], Z[support])
+    K_us = np.exp(-gamma * distances_us)
+    K_vs = fit.K_vs
     y_u, y_c = y[free], y[bounded]
-    Q_uu = (y_u[:, None] * y_u[None, :]) * K_us[:, :n_free]
     rhs = np.append(y_u * (K_vs[:, :n_free].T @ g), -g.sum())
     prepared = time.process_time()
-    d, method = solve_adjoint(Q_uu, y_u, rhs)
+    d, method = solve_adjoint(fit.X[free], K_us[:, :n_free], y_u, rhs)
     solved = time.process_time()
     d_u, d_b = d[:n_free], d[n_free]
     # bounded points: dq_r/dC_j = (-Q_uj; -y_j), and o_l moves by y_j K_lj
@@ -162,9 +194,13 @@ def fold_gradient(fit: FoldFit, g: np.ndarray) -> FoldGradient:
     coef = alpha[support] * y[support]
     A = (d_u * y_u)[:, None] * K_us * coef[None, :]
     B = g[:, None] * K_vs * coef[None, :]
-    d_gamma = weighted_square_distances(A, fit.X[free], fit.X[support]) - weighted_square_distances(
-        B, fit.X_val, fit.X[support]
-    )
+    if per_feature:
+        X_s = fit.X[support]
+        d_gamma = weighted_square_distances(A, fit.X[free], X_s) - weighted_square_distances(
+            B, fit.X_val, X_s
+        )
+    else:  # the distances of the kernel view are gamma-free here (one common width)
+        d_gamma = np.array([np.sum(A * distances_us) - np.sum(B * fit.distances_vs)])
     return FoldGradient(
         C_pos=float(h_c[y_c > 0].sum()),
         C_neg=float(h_c[y_c < 0].sum()),

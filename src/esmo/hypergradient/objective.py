@@ -146,7 +146,7 @@ class CrossValidationObjective:
         if gradient:
             partials = {"C_pos": 0.0, "C_neg": 0.0, "m_pos": 0.0, "m_neg": 0.0, "gamma": 0.0}
             for fit, g in zip(fits, smoothed.output_gradients, strict=True):
-                piece = fold_gradient(fit, g)
+                piece = fold_gradient(fit, g, per_feature=self.space.kernel == "ard")
                 for name in partials:
                     partials[name] = partials[name] + getattr(piece, name)
                 solve_seconds += piece.solve_seconds

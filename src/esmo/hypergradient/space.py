@@ -228,7 +228,7 @@ class Space:
         """``df/du`` from the partial derivatives in the hyperparameters themselves.
 
         ``partials`` holds ``C_pos``, ``C_neg``, ``m_pos``, ``m_neg`` (scalars),
-        ``gamma`` (one per feature) and ``theta0``. In log2 space ``df/du =
+        ``gamma`` (one per feature for ARD, else their sum) and ``theta0``. In log2 space ``df/du =
         theta ln 2 df/dtheta``; a common ``C`` collects both class bounds.
         """
         grad = np.empty(self.size)
@@ -237,9 +237,10 @@ class Space:
             part = self.slices[name]
             if name == "C":
                 d = float(partials["C_pos"]) * h.C_pos + float(partials["C_neg"]) * h.C_neg
-            elif name == "gamma":
-                d_gamma = np.asarray(partials["gamma"]) * h.gamma
-                d = d_gamma if self.kernel == "ard" else float(d_gamma.sum())
+            elif name == "gamma" and self.kernel == "ard":
+                d = np.asarray(partials["gamma"]) * h.gamma
+            elif name == "gamma":  # one common width: partials["gamma"] is the sum over features
+                d = float(np.sum(partials["gamma"])) * float(h.gamma[0])
             else:
                 d = float(partials[name]) * getattr(h, name)
             grad[part] = ln2 * np.asarray(d)

@@ -103,7 +103,14 @@ class FittedSigmoid:
         self.o, self.y = o, y
         self.t = np.where(positive, (n_pos + 1.0) / (n_pos + 2.0), 1.0 / (n_neg + 2.0))
         start = np.array([0.0, np.log((n_pos + 1.0) / (n_neg + 1.0))])
-        fit = minimize(self._nll, start, jac=True, hess=self._hessian, method="trust-exact")
+        fit = minimize(
+            self._nll,
+            start,
+            jac=True,
+            hess=self._hessian,
+            method="trust-exact",
+            options={"gtol": 1e-12},
+        )
         self.a, self.b = (float(v) for v in fit.x)
         self.p = expit(self.a * o + self.b)
         self.s = np.where(positive, self.p, 1.0 - self.p)

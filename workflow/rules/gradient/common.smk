@@ -112,8 +112,10 @@ def gradient_data_inputs(wildcards):
 
 
 def gradient_datasets():
-    """Every dataset a cell uses."""
-    return list(dict.fromkeys(cell[0] for cell in GRADIENT_CELLS))
+    """Every dataset a cell or the inexact-solve study uses."""
+    names = [cell[0] for cell in GRADIENT_CELLS]
+    names += [draw[0] for draw in gradient_inexact_draws()]
+    return list(dict.fromkeys(names))
 
 
 def gradient_fig1_inputs():
@@ -139,6 +141,31 @@ def gradient_settings():
     return settings
 
 
+def gradient_inexact_draws(agreement=False):
+    """The draws of the inexact-solve study: (dataset, n_trg, seed); the agreement's seeds only."""
+    spec = GRADIENT["inexact"]
+    seeds = spec["agreement"]["seeds"] if agreement else range(spec["seeds"])
+    return [
+        (gradient_dataset(entry["dataset"]), int(n), int(seed))
+        for entry in spec["cells"]
+        for n in entry["n_trg"]
+        for seed in seeds
+    ]
+
+
+def gradient_inexact_settings(*keys):
+    """The inexact study's settings a draw's job reads (not the list of draws: adding one reruns nothing)."""
+    return {key: GRADIENT["inexact"][key] for key in keys}
+
+
+def gradient_inexact_files(name, agreement=False):
+    """Every draw's file ``name`` (runs.csv, scores.csv, agreement.csv)."""
+    return [
+        f"results/gradient/inexact/{dataset}/n{n_trg}/seed{seed}/{name}"
+        for dataset, n_trg, seed in gradient_inexact_draws(agreement)
+    ]
+
+
 def gradient_products():
     """What the target ``gradient`` (and ``all``) requests."""
     out = "results/gradient/"
@@ -147,6 +174,9 @@ def gradient_products():
         files += [out + f"{name}.csv", out + f"{name}.html"]
     files += [out + "fig1.png", out + "fig1_restarts.csv"]
     files += [out + "reproduction.csv", out + "reproduction.html"]
+    for name in ("savings", "agreement", "scores"):
+        files += [out + f"inexact/{name}.csv", out + f"inexact/{name}.html"]
+    files += [out + "inexact/agreement.png"]
     return files
 
 

@@ -12,9 +12,10 @@ include: "common.smk"
 include: "data.smk"
 include: "cells.smk"
 include: "analysis.smk"
+include: "inexact.smk"
 
 
 rule gradient:
-    """The whole reproduction: tables 1-3, the F experiment, fig 1, the claims, the reproduction table."""
+    """The reproduction (tables 1-3, the F experiment, fig 1, claims, reproduction table) and the inexact inner solves."""
     input:
         gradient_products(),

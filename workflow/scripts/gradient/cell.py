@@ -2,11 +2,10 @@
 
 import logging
 
-import numpy as np
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from esmo.data.gradient import make_problem
+from esmo.data.gradient import load_problem
 from esmo.experiments.gradient import run_cell
 from esmo.experiments.job_log import job_log
 
@@ -16,9 +15,7 @@ with (
     job_log(snakemake.log[0], f"cell {wc.dataset}/n{wc.n_trg}/seed{wc.seed}/{wc.method}"),
     threadpool_limits(1),
 ):
-    with np.load(snakemake.input.data) as data:
-        X, y = data["X"], data["y"]
-    problem = make_problem(wc.dataset, X, y, int(wc.n_trg), int(wc.seed), p.n_folds)
+    problem = load_problem(snakemake.input.data, wc.dataset, int(wc.n_trg), int(wc.seed), p.n_folds)
     grad_row = None
     if wc.method == "grad_ard":
         grad_row = pd.read_csv(snakemake.input.grad).iloc[0].to_dict()
