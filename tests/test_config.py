@@ -65,7 +65,7 @@ def test_schema_documents_and_bounds_every_key():
 def test_shared_sections_and_one_section_per_paper():
     """datasets and solver are shared; every paper's keys are under its own section."""
     config = _load("config.yaml")
-    assert list(config) == ["datasets", "solver", "thesis", "mdl", "nsvm", "ensembles"]
+    assert list(config) == ["datasets", "solver", "thesis", "mdl", "nsvm", "ensembles", "gradient"]
     assert list(config["thesis"]) == [
         "datasets",
         "synthetic",

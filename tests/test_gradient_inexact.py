@@ -114,3 +114,18 @@ def test_savings_are_per_draw_shares_of_the_exact_run_averaged_over_draws():
     assert table.loc["es", "test_error_change"] == pytest.approx((1.0 + 5.0) / 2)
     assert table.loc["es", "reached"] == 1
     assert table.loc["es", "iterations_to_reach_share"] == pytest.approx(0.25)
+
+
+def test_variants_from_config_get_the_rule_only_when_early_stopped():
+    from esmo.experiments.gradient_inexact import variant_settings
+
+    settings = variant_settings(
+        [
+            {"name": "exact", "inner": "exact", "warm_start": False},
+            {"name": "es_warm", "inner": "early_stopped", "warm_start": True},
+        ],
+        {"patience": 3, "tol": 0.0, "interval": 50},
+    )
+    assert settings["exact"] == {"inner": "exact", "warm_start": False}
+    rule = settings["es_warm"]["inner_early_stopping"]
+    assert (rule.patience, rule.interval, rule.metric) == (3, 50, "smoothed_error")

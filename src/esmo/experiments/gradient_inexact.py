@@ -255,9 +255,9 @@ def scores_against_exact(
 
 
 def variant_settings(
-    variants: Mapping[str, Mapping[str, Any]], early_stopping: Mapping[str, Any]
+    variants: Sequence[Mapping[str, Any]], early_stopping: Mapping[str, Any]
 ) -> dict[str, dict[str, Any]]:
-    """The config's variants (``inner``, ``warm_start``) as GradientSearchCV settings.
+    """The config's variants (``name``, ``inner``, ``warm_start``) as GradientSearchCV settings.
 
     ``early_stopping`` (patience, tol, interval, metric) is the rule of every
     ``early_stopped`` variant.
@@ -269,9 +269,9 @@ def variant_settings(
         metric=str(early_stopping.get("metric", "smoothed_error")),
     )
     out = {}
-    for name, spec in variants.items():
+    for spec in variants:
         settings: dict[str, Any] = {"inner": spec["inner"], "warm_start": bool(spec["warm_start"])}
         if spec["inner"] == "early_stopped":
             settings["inner_early_stopping"] = rule
-        out[name] = settings
+        out[str(spec["name"])] = settings
     return out

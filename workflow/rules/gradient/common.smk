@@ -42,6 +42,20 @@ def gradient_config_problems(cfg):
                 f"gradient.{table}.cells lists {repeated} more than once; give each dataset "
                 "one entry with all its n_trg values"
             )
+    variants = grad["inexact"]["variants"]
+    first = variants[0]
+    if (first["name"], first["inner"], first["warm_start"]) != (
+        "exact",
+        "exact",
+        False,
+    ):
+        problems.append(
+            "gradient.inexact.variants must start with {name: exact, inner: exact, "
+            "warm_start: false}: every other variant is measured against it"
+        )
+    names = [v["name"] for v in variants]
+    if len(set(names)) != len(names):
+        problems.append(f"gradient.inexact.variants repeats a name: {names}")
     return problems
 
 
@@ -168,15 +182,14 @@ def gradient_inexact_files(name, agreement=False):
 
 def gradient_products():
     """What the target ``gradient`` (and ``all``) requests."""
-    out = "results/gradient/"
     files = []
     for name in ("table1", "table2", "f_measure", "table3", "cost_breakup", "claims"):
-        files += [out + f"{name}.csv", out + f"{name}.html"]
-    files += [out + "fig1.png", out + "fig1_restarts.csv"]
-    files += [out + "reproduction.csv", out + "reproduction.html"]
+        files += [f"results/gradient/{name}.{ext}" for ext in ("csv", "html")]
+    files += ["results/gradient/fig1.png", "results/gradient/fig1_restarts.csv"]
+    files += [f"results/gradient/reproduction.{ext}" for ext in ("csv", "html")]
     for name in ("savings", "agreement", "scores"):
-        files += [out + f"inexact/{name}.csv", out + f"inexact/{name}.html"]
-    files += [out + "inexact/agreement.png"]
+        files += [f"results/gradient/inexact/{name}.{ext}" for ext in ("csv", "html")]
+    files += ["results/gradient/inexact/agreement.png"]
     return files
 
 
