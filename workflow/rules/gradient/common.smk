@@ -168,15 +168,17 @@ def gradient_inexact_files(name, agreement=False):
 
 def gradient_products():
     """What the target ``gradient`` (and ``all``) requests."""
-    out = "results/gradient/"
-    files = []
-    for name in ("table1", "table2", "f_measure", "table3", "cost_breakup", "claims"):
-        files += [out + f"{name}.csv", out + f"{name}.html"]
-    files += [out + "fig1.png", out + "fig1_restarts.csv"]
-    files += [out + "reproduction.csv", out + "reproduction.html"]
-    for name in ("savings", "agreement", "scores"):
-        files += [out + f"inexact/{name}.csv", out + f"inexact/{name}.html"]
-    files += [out + "inexact/agreement.png"]
+    tables = ("table1", "table2", "f_measure", "table3", "cost_breakup", "claims")
+    tables += ("reproduction",)
+    inexact = ("savings", "agreement", "scores")
+    files = [f"results/gradient/{n}.{ext}" for n in tables for ext in ("csv", "html")]
+    files += ["results/gradient/fig1.png", "results/gradient/fig1_restarts.csv"]
+    files += [
+        f"results/gradient/inexact/{n}.{ext}"
+        for n in inexact
+        for ext in ("csv", "html")
+    ]
+    files += ["results/gradient/inexact/agreement.png"]
     return files
 
 
