@@ -25,7 +25,7 @@ from esmo.early_stopping import EarlyStopping
 from esmo.experiments.timing import run_hpo_methods
 from esmo.hypergradient.inexact import gradient_agreement
 from esmo.hypergradient.model import fit_svm
-from esmo.hypergradient.objective import CrossValidationObjective
+from esmo.hypergradient.objective import CrossValidationObjective, warm_up
 from esmo.hypergradient.search import GradientSearchCV
 from esmo.hypergradient.space import Hyperparameters, Space
 from esmo.tuning.sampling import sample_svm_configs
@@ -63,6 +63,7 @@ def agreement_along_path(
     max_fun: int = 30,
 ) -> list[dict[str, Any]]:
     """:func:`~esmo.hypergradient.inexact.gradient_agreement` at three points of exact Grad's path."""
+    warm_up()
     tuner = GradientSearchCV(cv=list(folds), tol=tol, max_fun=max_fun, refit=False).fit(X, y)
     points = _points(tuner.history_)
     objective = CrossValidationObjective(X, y, folds, Space(("C", "gamma"), X.shape[1]))
