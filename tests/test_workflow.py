@@ -737,6 +737,16 @@ def test_reduced_run_compares_the_inner_solves(reduced_run):
     assert (out / "agreement.png").stat().st_size > 10_000
 
 
+def test_a_gradient_setting_reruns_only_the_cells_that_read_it(reduced_run, tmp_path):
+    """Fig 1's test rows are read by its test-error grid alone: one cell and the tables rerun."""
+    workdir, configs = reduced_run
+    rows = tmp_path / "rows.yaml"
+    rows.write_text(yaml.safe_dump({"gradient": {"fig1": {"contour_test_rows": 400}}}))
+    jobs = planned_jobs(workdir, "--configfile", *configs, str(rows))
+    rerun = ["gradient_cell", "gradient_collect", "gradient_tables", "gradient_fig1"]
+    assert jobs == {**dict.fromkeys(rerun, 1), "gradient_reproduction": 1, "all": 1, "total": 6}
+
+
 def test_gradient_cells_do_not_depend_on_cores(reduced_run, tmp_path):
     """Grid and Grad-ARD (after its Grad) rerun alone on one core: the same numbers, seconds aside."""
     workdir, configs = reduced_run

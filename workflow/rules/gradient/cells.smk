@@ -22,7 +22,7 @@ rule gradient_cell:
         mem_mb=4000,
         runtime=lambda wc: 60 * (GRADIENT["grid_time_limit_h"] or 24) + 60,
     params:
-        settings=gradient_settings(),
+        settings=gradient_settings,
         n_folds=GRADIENT["n_folds"],
         grid_time_limit_h=GRADIENT["grid_time_limit_h"],
     script:

@@ -147,11 +147,26 @@ def gradient_fig1_inputs():
     }
 
 
-def gradient_settings():
-    """What every cell reads: the grid, SMO and tuner settings, lambda, fig 1's test rows."""
-    keys = ("grid", "smo", "tuner", "ard", "negative_cost")
-    settings = {k: GRADIENT[k] for k in keys}
-    settings["contour_test_rows"] = GRADIENT["fig1"]["contour_test_rows"]
+def gradient_settings(wildcards):
+    """The settings a cell's method reads, and only those: changing one reruns only its cells.
+
+    Grid reads the grid, SMO, the sigmoid's t (its smoothed error) and lambda;
+    the tuners the tuner, SMO and lambda (Grad-ARD its budget too; the restarts
+    the grid's box); fig 1's test-error grid the grid, SMO and its test rows.
+    """
+    method = wildcards.method
+    keys = {"smo", "negative_cost"}
+    if method in ("grid", "fig1_test") or method.startswith("restart"):
+        keys.add("grid")
+    if method != "fig1_test":
+        keys.add("tuner")
+    if method == "grad_ard":
+        keys.add("ard")
+    settings = {k: GRADIENT[k] for k in sorted(keys)}
+    if method == "grid":  # Grid reads only the sigmoid's t of the tuner's settings
+        settings["tuner"] = {"sharpness": GRADIENT["tuner"]["sharpness"]}
+    if method == "fig1_test":
+        settings["contour_test_rows"] = GRADIENT["fig1"]["contour_test_rows"]
     return settings
 
 
