@@ -183,3 +183,13 @@ def test_huge_values_name_the_fix():
         SMOClassifier().fit(X, y)  # gamma='scale' from an overflowing variance
     with pytest.raises(ValueError, match="linear kernel .* overflows"):
         SMOClassifier(kernel="linear", gamma=1.0).fit(X, y)  # NaN bias before the check
+
+
+def test_features_whose_kernel_values_overflow_the_rows_are_refused():
+    """Hypothesis's find: |x| = 1.8e19 makes the linear kernel's float32 rows infinite, rho NaN."""
+    X = np.array([[1.84467438e19], [1.84467438e19]])
+    with pytest.raises(ValueError, match="scale the features"):
+        SMOClassifier(kernel="linear", C=1e-300).fit(X, np.array([0, 1]))
+    # scaled as the message says, they fit to finite decision values
+    clf = SMOClassifier(kernel="linear", C=1e-300)
+    assert np.all(np.isfinite(clf.fit(X / 1e10, np.array([0, 1])).decision_function(X / 1e10)))

@@ -82,6 +82,27 @@ def as_problem(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     return X, y
 
 
+def check_kernel_range(X: np.ndarray, kernel: str, kernel_dtype: type) -> None:
+    """Refuse features whose kernel values the kernel rows cannot hold.
+
+    The linear kernel's values reach ``max |x|^2``; float32 rows (LIBSVM's
+    ``Qfloat``) overflow above about 3.4e38, and the squared norms themselves
+    (both kernels) overflow float64 above about 1.8e308. An overflowed row
+    makes the gradient infinite and rho NaN.
+    """
+    with np.errstate(over="ignore"):
+        largest = float(np.max(np.einsum("ij,ij->i", X, X), initial=0.0))
+    limit = (
+        float(np.finfo(kernel_dtype).max) if kernel == "linear" else float(np.finfo(np.float64).max)
+    )
+    if not largest < limit:
+        raise ValueError(
+            f"The features' squared norms reach {largest:.3g}, beyond what the {kernel} kernel's "
+            f"{np.dtype(kernel_dtype).name if kernel == 'linear' else 'float64'} values can hold "
+            f"({limit:.3g}): scale the features (e.g. sklearn's StandardScaler or MinMaxScaler)."
+        )
+
+
 def as_evaluation(
     X_val: Any, y_val: Any, X_test: Any, y_test: Any, n_features: int
 ) -> tuple[list[np.ndarray], np.ndarray, int]:

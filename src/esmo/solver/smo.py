@@ -42,7 +42,13 @@ from threadpoolctl import ThreadpoolController
 
 from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
 from esmo.solver.compile import jit
-from esmo.solver.inputs import as_evaluation, as_linear_term, as_problem, as_sample_weight
+from esmo.solver.inputs import (
+    as_evaluation,
+    as_linear_term,
+    as_problem,
+    as_sample_weight,
+    check_kernel_range,
+)
 from esmo.solver.kernels import kernel_diagonal, kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.predictions import final_predictions
@@ -271,6 +277,7 @@ def run_smo(
     (:func:`esmo.solver.tracking.fresh_evaluation`).
     """
     X, y = as_problem(X, y)
+    check_kernel_range(X, params.kernel, params.kernel_dtype)
     n = X.shape[0]
     upper = params.C * as_sample_weight(sample_weight, n)
     p = as_linear_term(linear_term, n)
