@@ -263,6 +263,7 @@ def test_a_wrong_gradient_ends_in_a_recorded_line_search_failure_not_nan(monkeyp
         ({"tune": ("C", "C_pos")}, "either the common C"),
         ({"tune": ("sigma",)}, "distinct hyperparameters"),
         ({"class_weight": {7: 1.0}}, "not classes of y"),
+        ({"class_weight": {1: 0.5}, "tune": ("C_pos", "C_neg")}, "no meaning"),
     ],
 )
 def test_bad_settings_name_the_problem(params, message):

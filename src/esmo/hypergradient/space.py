@@ -122,6 +122,11 @@ class Space:
         self.kernel = kernel
         self.n_features = n_features
         self.tune_theta0 = tune_theta0
+        if class_weight and {"C_pos", "C_neg"} & set(self.tune):
+            raise ValueError(
+                "class_weight fixes the ratio of the class bounds under a common C; it has no "
+                "meaning when the class bounds C_pos/C_neg are tuned themselves: drop one of them."
+            )
         self.class_weight = {1: 1.0, -1: 1.0, **dict(class_weight or {})}
         self._check()
         self.start = {**DEFAULT_START, **dict(start or {})}
