@@ -306,3 +306,20 @@ def test_an_inexact_solve_that_reaches_convergence_gives_the_exact_gradient():
         # (the tracked run's rho comes by another summation order: equal to rounding)
         np.testing.assert_allclose(table["relative_error"][1:], [0.0, 0.0], atol=1e-12)
         assert table["iteration_share"][0] < 1.0 and table["relative_error"][0] > 0.0
+
+
+def test_large_systems_go_to_minres_and_agree_with_lu(monkeypatch):
+    from esmo.hypergradient import adjoint
+
+    rng = np.random.default_rng(7)
+    X_u = rng.normal(size=(40, 3))
+    K_uu = np.exp(-0.5 * ((X_u[:, None, :] - X_u[None, :, :]) ** 2).sum(-1))
+    y_u = np.where(rng.normal(size=40) > 0, 1.0, -1.0)
+    rho = rng.normal(size=41)
+    d_lu, method = adjoint.solve_adjoint(X_u, K_uu, y_u, rho)
+    assert method == "lu"
+    monkeypatch.setattr(adjoint, "DENSE_LIMIT", 10)
+    d_minres, method = adjoint.solve_adjoint(X_u, K_uu, y_u, rho)
+    assert method == "minres"
+    # MINRES stops at a relative residual of 1e-10; the condition number amplifies it
+    np.testing.assert_allclose(d_minres, d_lu, rtol=1e-4)
