@@ -213,12 +213,13 @@ def test_patience_never_exhausted_equals_no_early_stopping(metric, interval):
     assert res.rho == plain.rho
 
 
+@pytest.mark.parametrize("rule", RULES)
 @pytest.mark.parametrize(("patience", "interval"), [(2**63 - 1, 1), (2**62, 4), (3, 2**61)])
-def test_huge_patience_and_interval_never_stop_and_never_overflow(patience, interval):
+def test_huge_patience_and_interval_never_stop_and_never_overflow(patience, interval, rule):
     """A deadline beyond any iteration saturates instead of wrapping around."""
     X_tr, y_tr, X_val, y_val, *_ = SPLIT
     plain = solve_smo(X_tr, y_tr, **SVM)
-    es = EarlyStopping(patience, 0.0, interval)
+    es = EarlyStopping(patience, 0.0, interval, rule=rule)
     res = solve_smo(X_tr, y_tr, early_stopping=es, X_val=X_val, y_val=y_val, **SVM)
     assert not res.stopped_early
     assert res.n_iter == plain.n_iter

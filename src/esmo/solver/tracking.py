@@ -37,8 +37,8 @@ INCREMENTAL, FRESH = 0, 1
 # objects come after them (EarlyStoppingSet.custom_metrics), read at fresh checks only
 ACCURACY, HINGE, MDL_LOGISTIC, SMOOTHED_ERROR, F_MEASURE = 0, 1, 2, 3, 4
 N_BUILT_IN = len(METRICS)
-# the rule codes (indices into esmo.early_stopping.RULES)
-PUBLISHED, TEXT = RULES.index("published"), RULES.index("text")
+# the default rule's code (an index into esmo.early_stopping.RULES); the other is "text"
+PUBLISHED = RULES.index("published")
 
 #: The sigmoid's sharpness of the smoothed error and F-measure, t in theta_1 = t / sigma
 #: (the gradient-tuning paper's direct method; gradient-hpo-protocol.md section 2).
@@ -184,10 +184,14 @@ def deadline_after(start, patience, interval, limit, published):
     never), ``start + (patience + 1) * interval`` under the text rule; ``limit``
     (never reached) when that is beyond it.
     """
-    steps = patience if published else patience + 1
-    if steps == 0 or steps > (limit - start) // interval:
+    room = (limit - start) // interval  # checks before the limit; no "patience + 1" overflow
+    if published:
+        if patience == 0 or patience > room:
+            return limit
+        return start + patience * interval
+    if patience >= room:
         return limit
-    return start + steps * interval
+    return start + (patience + 1) * interval
 
 
 @jit
