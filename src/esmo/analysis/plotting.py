@@ -411,10 +411,12 @@ def plot_win_histogram(
 _HPO_METHODS = ("RS", "RS+ES", "SH", "SH+ES")
 _HPO_COLOURS = dict(zip(_HPO_METHODS, sns.color_palette("Paired", 4), strict=True))
 _SOLVER_LABELS = {
-    "keerthi": "Keerthi",
+    "keerthi_own_rule": "Keerthi\n(own rule)",
+    "keerthi": "Keerthi\n(LIBSVM rule)",
     "fan_plain": "Fan (plain)",
     "fan": "Fan (optimised)",
-    "libsvm": "LIBSVM",
+    "libsvm_shrinking": "LIBSVM\n(shrinking)",
+    "libsvm": "LIBSVM\n(no shrinking)",
 }
 
 
@@ -492,7 +494,9 @@ def plot_solver_comparison(runs: pd.DataFrame, *, title: str | None = None) -> F
         ("accuracy", "test accuracy (%)", False),
     ]
     with sns.axes_style("whitegrid"):
-        fig, axes = plt.subplots(1, 3, figsize=(13.0, 3.8), layout="constrained")
+        fig, axes = plt.subplots(
+            1, 3, figsize=(max(13.0, 2.6 * len(labels)), 4.0), layout="constrained"
+        )
     for ax, (column, ylabel, log) in zip(axes, panels, strict=True):
         sns.stripplot(
             data=data,
