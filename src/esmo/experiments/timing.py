@@ -347,7 +347,8 @@ def e3_scores(per_fold: pd.DataFrame, beta: float = 0.995) -> pd.DataFrame:
     return out.reset_index(drop=True)
 
 
-def _make_solver(solver: str, *, C: float, gamma: float, tol: float, max_iter: int) -> Any:
+def make_solver(solver: str, *, C: float, gamma: float, tol: float, max_iter: int) -> Any:
+    """Appendix A's unfitted estimator for ``solver`` (one of :data:`SOLVERS`), RBF kernel."""
     if solver in _LIBSVM_SHRINKING:
         return SVC(
             kernel="rbf",
@@ -389,7 +390,7 @@ def compare_solvers(
     tiny = _tiny_slice(y_tr)
     rows = []
     for solver in solvers:
-        make = lambda s=solver: _make_solver(s, C=C, gamma=gamma, tol=tol, max_iter=max_iter)  # noqa: E731
+        make = lambda s=solver: make_solver(s, C=C, gamma=gamma, tol=tol, max_iter=max_iter)  # noqa: E731
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             make().fit(X_tr[tiny], y_tr[tiny])
