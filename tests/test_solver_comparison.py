@@ -34,7 +34,14 @@ RUNS = {
 def runs_table(runs: dict = RUNS) -> pd.DataFrame:
     return pd.DataFrame(
         [
-            {"solver": s, "fold": k, "n_iter": n, "seconds": t, "test_accuracy": a}
+            {
+                "dataset": "w1a",
+                "solver": s,
+                "fold": k,
+                "n_iter": n,
+                "seconds": t,
+                "test_accuracy": a,
+            }
             for s, values in runs.items()
             for k, (n, t, a) in enumerate(values)
         ]
@@ -48,8 +55,16 @@ def test_summary_means_stds_and_thesis_values():
             "value": [97.13, 0.34],
         }
     )
-    out = solver_summary(runs_table(), thesis).set_index("solver")
-    assert list(out.reset_index().columns) == SUMMARY_COLUMNS
+    table = runs_table()
+    other = table.assign(dataset="fourclass", test_accuracy=table["test_accuracy"] - 0.1)
+    both = solver_summary(pd.concat([table, other]), thesis)
+    assert list(both.columns) == SUMMARY_COLUMNS
+    assert list(both["dataset"]) == ["w1a"] * 6 + ["fourclass"] * 6
+    # the thesis's values are w1a's: none beside another dataset's rows
+    assert both.loc[both["dataset"] == "fourclass", "thesis_test_accuracy_mean"].isna().all()
+    fourclass = both[both["dataset"] == "fourclass"].set_index("solver")
+    assert fourclass.loc["fan", "test_accuracy_mean"] == pytest.approx(87.0)
+    out = both[both["dataset"] == "w1a"].set_index("solver")
     assert list(out.index) == list(RUNS)  # the order of the runs
     assert out.loc["keerthi_own_rule", "n_iter_mean"] == 1200
     assert out.loc["keerthi_own_rule", "n_iter_std"] == 100  # ddof = 0 over two runs
@@ -65,6 +80,7 @@ def test_orderings_by_hand():
     out = solver_orderings(runs_table())
     assert list(out.columns) == ORDERING_COLUMNS
     assert len(out) == len(READINGS) * len(THESIS_ORDERINGS)
+    assert (out["dataset"] == "w1a").all()
     held = out.set_index(["reading", "ordering"])["holds"]
     expected_thesis = {
         # 800 < min(1200, 1000, 1000)

@@ -1,7 +1,8 @@
 """Appendix A's solver comparison: the per-solver summary and the thesis's orderings.
 
-The runs table stacks ``esmo.experiments.compare_solvers``'s tables (one row per
-solver and run: ``solver, n_iter, seconds, test_accuracy``). The thesis prints
+The runs table stacks ``esmo.experiments.compare_solvers``'s tables with their
+``dataset`` and ``fold`` (one row per dataset, solver and run: ``solver, n_iter,
+seconds, test_accuracy``); every dataset is summarised apart. The thesis prints
 accuracies only; for iterations and seconds it states orderings (sec A.1.2 and
 fig A.1's caption). :data:`THESIS_ORDERINGS` writes each one down as a comparison
 of means over the runs and :func:`solver_orderings` says which hold.
@@ -47,6 +48,9 @@ SAME_ACCURACY = 0.005 / 100
 
 #: Two iteration counts are "the same" within 1 %: the thesis reads them off a log axis.
 SAME_ITERATIONS = 0.01
+
+#: The dataset of the thesis's appendix A: its values stand beside this dataset's rows only.
+THESIS_DATASET = "w1a"
 
 _MEASURES = ("n_iter", "seconds", "test_accuracy")
 _RELATIONS = ("less", "greater", "same")
@@ -164,6 +168,7 @@ THESIS_ORDERINGS: tuple[Ordering, ...] = (
 
 #: Columns of :func:`solver_orderings`.
 ORDERING_COLUMNS = [
+    "dataset",
     "reading",
     "ordering",
     "section",
@@ -179,6 +184,7 @@ ORDERING_COLUMNS = [
 
 #: Columns of :func:`solver_summary` (accuracies in %, std with ``ddof=0``).
 SUMMARY_COLUMNS = [
+    "dataset",
     "solver",
     "n_runs",
     "n_iter_mean",
@@ -193,38 +199,44 @@ SUMMARY_COLUMNS = [
 
 
 def _check_runs(runs: pd.DataFrame) -> None:
-    require_columns(runs, ["solver", "fold", *_MEASURES], "runs")
+    require_columns(runs, ["dataset", "solver", "fold", *_MEASURES], "runs")
     if runs.empty:
         raise ValueError("runs is empty: pass compare_solvers' tables of every run")
-    if runs.duplicated(["solver", "fold"]).any():
-        raise ValueError("runs has several rows for one (solver, fold); was a run stacked twice?")
-    folds = runs.groupby("solver")["fold"].apply(frozenset)
-    if folds.nunique() != 1:
+    if runs.duplicated(["dataset", "solver", "fold"]).any():
         raise ValueError(
-            f"the solvers ran on different runs ({folds.map(sorted).to_dict()}); their means "
-            "compare only over the same runs: rerun the missing ones"
+            "runs has several rows for one (dataset, solver, fold); was a run stacked twice?"
         )
+    for dataset, part in runs.groupby("dataset"):
+        folds = part.groupby("solver")["fold"].apply(frozenset)
+        if folds.nunique() != 1:
+            raise ValueError(
+                f"on {dataset}, the solvers ran on different runs "
+                f"({folds.map(sorted).to_dict()}); their means compare only over the same "
+                "runs: rerun the missing ones"
+            )
 
 
 def solver_summary(runs: pd.DataFrame, thesis: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per solver: runs, mean and std (``ddof=0``) of iterations, seconds and accuracy (%).
+    """Per dataset and solver: runs, mean and std (``ddof=0``) of iterations, seconds, accuracy (%).
 
     ``thesis`` is the thesis-values table (``esmo.analysis.reproduction``); its
     ``appendix_a.{solver}.test_accuracy_mean``/``_std`` fill the thesis columns
-    (NaN for a solver it has no value for). Solvers keep their order in ``runs``.
+    of :data:`THESIS_DATASET`'s rows (NaN elsewhere, and for a solver it has no
+    value for). Datasets and solvers keep their order in ``runs``.
     """
     _check_runs(runs)
-    order = list(dict.fromkeys(runs["solver"]))
-    grouped = runs.assign(test_accuracy=100.0 * runs["test_accuracy"]).groupby("solver")
-    out = pd.DataFrame({"solver": order})
-    out["n_runs"] = out["solver"].map(grouped.size())
+    keys = ["dataset", "solver"]
+    grouped = runs.assign(test_accuracy=100.0 * runs["test_accuracy"]).groupby(keys, sort=False)
+    out = grouped.size().rename("n_runs").to_frame()
     for measure in _MEASURES:
-        out[f"{measure}_mean"] = out["solver"].map(grouped[measure].mean())
-        out[f"{measure}_std"] = out["solver"].map(grouped[measure].std(ddof=0))
+        out[f"{measure}_mean"] = grouped[measure].mean()
+        out[f"{measure}_std"] = grouped[measure].std(ddof=0)
+    out = out.reset_index()
     values = {} if thesis is None else dict(zip(thesis["key"], thesis["value"], strict=True))
     for stat in ("mean", "std"):
-        keys = "appendix_a." + out["solver"] + f".test_accuracy_{stat}"
-        out[f"thesis_test_accuracy_{stat}"] = keys.map(values).astype(float)
+        key = "appendix_a." + out["solver"] + f".test_accuracy_{stat}"
+        value = key.map(values).astype(float)
+        out[f"thesis_test_accuracy_{stat}"] = value.where(out["dataset"] == THESIS_DATASET)
     return out[SUMMARY_COLUMNS]
 
 
@@ -244,7 +256,7 @@ def solver_orderings(
     readings: Mapping[str, Mapping[str, str]] = READINGS,
     orderings: Sequence[Ordering] = THESIS_ORDERINGS,
 ) -> pd.DataFrame:
-    """Which of the thesis's orderings hold in ``runs``, under each reading of its solvers.
+    """Which of the thesis's orderings hold in ``runs``, per dataset and reading of its solvers.
 
     A reading maps the thesis's names (``keerthi``, ``fan_plain``, ``fan``,
     ``libsvm``) to solvers of ``runs``; a reading some of whose solvers did not
@@ -254,14 +266,26 @@ def solver_orderings(
     ``right`` name the solvers. Returns :data:`ORDERING_COLUMNS`.
     """
     _check_runs(runs)
+    rows = []
+    for dataset, part in runs.groupby("dataset", sort=False):
+        rows += _dataset_orderings(dataset, part, readings, orderings)
+    return pd.DataFrame(rows, columns=ORDERING_COLUMNS)
+
+
+def _dataset_orderings(
+    dataset: str,
+    runs: pd.DataFrame,
+    readings: Mapping[str, Mapping[str, str]],
+    orderings: Sequence[Ordering],
+) -> list[dict]:
     means = runs.groupby("solver")[list(_MEASURES)].mean()
     ran = set(means.index)
     usable = {name: roles for name, roles in readings.items() if set(roles.values()) <= ran}
     if not usable:
         raise ValueError(
-            f"no reading of the thesis's solvers ran in full: runs has {sorted(ran)}, the "
-            f"readings need {[sorted(r.values()) for r in readings.values()]}; add the missing "
-            "solvers to thesis.appendix_a.solvers"
+            f"no reading of the thesis's solvers ran in full on {dataset}: runs has "
+            f"{sorted(ran)}, the readings need {[sorted(r.values()) for r in readings.values()]}; "
+            "add the missing solvers to thesis.appendix_a.solvers"
         )
     rows = []
     for reading, roles in usable.items():
@@ -276,6 +300,7 @@ def solver_orderings(
             )
             rows.append(
                 {
+                    "dataset": dataset,
                     "reading": reading,
                     "ordering": ordering.name,
                     "section": ordering.section,
@@ -289,4 +314,4 @@ def solver_orderings(
                     "holds": _holds(ordering, lv, rv),
                 }
             )
-    return pd.DataFrame(rows, columns=ORDERING_COLUMNS)
+    return rows
