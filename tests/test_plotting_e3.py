@@ -101,8 +101,8 @@ def test_plot_solver_comparison_points_and_means():
     ticks = [t.get_text() for t in iters_ax.get_xticklabels()]
     assert ticks == [
         "Keerthi\n(LIBSVM rule)",
-        "Fan (plain)",
-        "Fan (optimised)",
+        "Fan\n(plain)",
+        "Fan\n(optimised)",
         "LIBSVM\n(no shrinking)",
     ]
     for ax, column, factor in ((iters_ax, "n_iter", 1), (acc_ax, "test_accuracy", 100)):

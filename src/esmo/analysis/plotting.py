@@ -413,8 +413,8 @@ _HPO_COLOURS = dict(zip(_HPO_METHODS, sns.color_palette("Paired", 4), strict=Tru
 _SOLVER_LABELS = {
     "keerthi_own_rule": "Keerthi\n(own rule)",
     "keerthi": "Keerthi\n(LIBSVM rule)",
-    "fan_plain": "Fan (plain)",
-    "fan": "Fan (optimised)",
+    "fan_plain": "Fan\n(plain)",
+    "fan": "Fan\n(optimised)",
     "libsvm_shrinking": "LIBSVM\n(shrinking)",
     "libsvm": "LIBSVM\n(no shrinking)",
 }
@@ -525,7 +525,7 @@ def plot_solver_comparison(runs: pd.DataFrame, *, title: str | None = None) -> F
             ax.set_yscale("log")
         ax.set_xlabel("")
         ax.set_ylabel(ylabel)
-        ax.tick_params(axis="x", labelrotation=15)
+        ax.tick_params(axis="x", labelrotation=0)
     axes[0].legend(loc="best", frameon=True)
     if title:
         fig.suptitle(title)
