@@ -6,6 +6,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from esmo.analysis.reproduction import CLAIM_COLUMNS, judge_claims
 from esmo.analysis.solver_comparison import (
     ORDERING_COLUMNS,
     READINGS,
@@ -13,6 +14,7 @@ from esmo.analysis.solver_comparison import (
     SUMMARY_COLUMNS,
     THESIS_ORDERINGS,
     Ordering,
+    ordering_claims,
     solver_orderings,
     solver_summary,
 )
@@ -150,3 +152,22 @@ def test_bad_runs_are_refused():
         solver_summary(table.drop(columns="seconds"))
     with pytest.raises(ValueError, match="no tolerance"):
         Ordering("x", "A", "x", "seconds", "same", ("fan",), ("fan_plain",))
+
+
+def test_orderings_become_the_reproduction_tables_claims():
+    orderings = solver_orderings(runs_table())
+    claims = ordering_claims(orderings)
+    assert list(claims.columns) == CLAIM_COLUMNS[:5]
+    assert claims["claim"].tolist() == [f"appendix_a.{o.name}" for o in THESIS_ORDERINGS]
+    thesis = orderings[orderings["reading"] == "thesis"].set_index("ordering")["holds"]
+    assert claims["holds"].tolist() == [bool(thesis[o.name]) for o in THESIS_ORDERINGS]
+    row = claims.set_index("claim").loc["appendix_a.fan_faster_than_keerthi"]
+    assert row["measure"] == "seconds, less: fan_plain, fan 3 vs keerthi_own_rule 2"
+    judged = judge_claims(claims).set_index("claim")["status"]
+    assert judged["appendix_a.fan_faster_than_keerthi"] == "not reproduced"
+    assert judged["appendix_a.libsvm_fastest"] == "reproduced"
+    # a run without w1a (a reduced config's) measures none of them
+    elsewhere = solver_orderings(runs_table().assign(dataset="fourclass"))
+    assert judge_claims(ordering_claims(elsewhere))["status"].eq("not measured").all()
+    with pytest.raises(ValueError, match="reading must be"):
+        ordering_claims(orderings, reading="mine")

@@ -406,10 +406,13 @@ def plot_win_histogram(
 
 # --- E3, E4, appendix A and the illustrations (figs 1.1, 2.3, 2.4, 4.8, 4.9, 5.4, 5.5, A.1) ---
 
-#: Methods of E3/E4 in the thesis's order, and their colours: one hue per search,
-#: light without early stopping and dark with it.
-_HPO_METHODS = ("RS", "RS+ES", "SH", "SH+ES")
-_HPO_COLOURS = dict(zip(_HPO_METHODS, sns.color_palette("Paired", 4), strict=True))
+#: Methods of E3/E4 in the thesis's order, then under the thesis's cost model, and their
+#: colours: one hue per search, light without early stopping and dark with it; orange and
+#: purple for the fresh (thesis cost model) checks.
+_HPO_METHODS = ("RS", "RS+ES", "SH", "SH+ES", "RS+ES fresh", "SH+ES fresh")
+_HPO_COLOURS = dict(
+    zip(_HPO_METHODS, [sns.color_palette("Paired", 10)[k] for k in (0, 1, 2, 3, 7, 9)], strict=True)
+)
 _SOLVER_LABELS = {
     "keerthi_own_rule": "Keerthi\n(own rule)",
     "keerthi": "Keerthi\n(LIBSVM rule)",
@@ -423,7 +426,7 @@ _SOLVER_LABELS = {
 def plot_hpo_methods(
     scores: pd.DataFrame, *, dataset: str, beta: float = 0.995, title: str | None = None
 ) -> Figure:
-    """Figs 4.8, 4.9, 5.4, 5.5: the four HPO methods on one dataset, three panels.
+    """Figs 4.8, 4.9, 5.4, 5.5: the HPO methods on one dataset, three panels.
 
     Mean test accuracy (with the std over folds), total wall-clock seconds and
     score, from ``esmo.experiments.e3_scores``'s table. The dashed line in the
@@ -465,7 +468,10 @@ def plot_hpo_methods(
     score_ax.set_ylim(float(values.min()) - pad, float(values.max()) + pad)
     score_ax.set_ylabel(f"score S (β = {beta:g})")
     for ax in axes:
-        ax.set_xticks(x, methods)
+        rotated = len(methods) > 4
+        ax.set_xticks(
+            x, methods, rotation=30 if rotated else 0, ha="right" if rotated else "center"
+        )
     fig.suptitle(title or dataset)
     return fig
 

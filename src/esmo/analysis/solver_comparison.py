@@ -315,3 +315,39 @@ def _dataset_orderings(
                 }
             )
     return rows
+
+
+def ordering_claims(orderings: pd.DataFrame, reading: str = "thesis") -> pd.DataFrame:
+    """The orderings as claims of the reproduction table (``esmo.analysis.reproduction``).
+
+    One claim ``appendix_a.{ordering}`` per thesis ordering, judged on
+    :data:`THESIS_DATASET` under ``reading`` (by default the thesis's solvers:
+    LIBSVM with shrinking, Keerthi on its own rule); ``holds`` is None (not
+    measured) where that dataset or reading did not run. Columns: the first
+    five of ``esmo.analysis.reproduction.CLAIM_COLUMNS``.
+    """
+    require_columns(orderings, ORDERING_COLUMNS, "orderings")
+    if reading not in READINGS:
+        raise ValueError(f"reading must be one of {list(READINGS)}, got {reading!r}")
+    rows = orderings[(orderings["dataset"] == THESIS_DATASET) & (orderings["reading"] == reading)]
+    judged = rows.set_index("ordering")
+    out = []
+    for ordering in THESIS_ORDERINGS:
+        claim = {
+            "claim": f"appendix_a.{ordering.name}",
+            "section": ordering.section,
+            "statement": ordering.claim,
+        }
+        if ordering.name in judged.index:
+            row = judged.loc[ordering.name]
+            unit = " %" if ordering.measure == "test_accuracy" else ""
+            claim["measure"] = (
+                f"{ordering.measure}, {ordering.relation}: {row['left']} {row['left_mean']:.4g}"
+                f"{unit} vs {row['right']} {row['right_mean']:.4g}{unit}"
+            )
+            claim["holds"] = bool(row["holds"])
+        else:
+            claim["measure"] = f"not run on {THESIS_DATASET} with the {reading} reading's solvers"
+            claim["holds"] = None
+        out.append(claim)
+    return pd.DataFrame(out, columns=["claim", "section", "statement", "measure", "holds"])

@@ -41,6 +41,7 @@ _ES_PARAMS = {
     "validation_interval": "interval",
     "es_metric": "metric",
     "restore_best": "restore_best",
+    "es_rule": "rule",
 }
 
 
@@ -141,6 +142,13 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         or a :class:`esmo.early_stopping.Metric` of the user's.
     restore_best : bool
         Return the best checked iterate instead of the one at the stop.
+    es_rule : {'published', 'text'}
+        'published' (the thesis's code, and ``n_iter_no_change`` as in
+        scikit-learn's SGD): checks after iterations 1, r + 1, ..., the first
+        sets the baseline, and the fit stops at the ``n_iter_no_change``-th
+        check in a row without improvement (0: never). 'text': the thesis's
+        algorithm 1 as printed (checks at r, 2r, ..., baseline 0, stop at the
+        ``n_iter_no_change + 1``-th); see :data:`esmo.early_stopping.RULES`.
     es_evaluation : {'auto', 'incremental', 'fresh'}
         How checks read the validation decision values: moved by each
         iteration's two changed alphas, computed afresh from the alphas at each
@@ -232,6 +240,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         validation_interval: int = 1,
         es_metric: str = "accuracy",
         restore_best: bool = False,
+        es_rule: str = EarlyStopping.rule,
         es_evaluation: str = "auto",
         validation_fraction: float = 0.2,
         solver: str = "fan",
@@ -254,6 +263,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self.validation_interval = validation_interval
         self.es_metric = es_metric
         self.restore_best = restore_best
+        self.es_rule = es_rule
         self.es_evaluation = es_evaluation
         self.validation_fraction = validation_fraction
         self.solver = solver

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from esmo.analysis.scoring import REFERENCE_ES_ID
-from esmo.early_stopping import EarlyStoppingSet
+from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.solver.params import SolverParams
 from esmo.solver.sweep import sweep_early_stopping
 
@@ -77,12 +77,14 @@ def sweep_chunk(
     dataset: str,
     fold: int,
     cache_size_mb: float = SolverParams.cache_size_mb,
+    rule: str = EarlyStopping.rule,
 ) -> pd.DataFrame:
     """Train each SVM configuration once and track every ES configuration.
 
     ``fold_data`` is ``(X_train, y_train, X_val, y_val, X_test, y_test)``;
     ``es_configs`` has ``es_id, patience, es_tol, interval``; every
-    configuration is tracked once per objective in ``metrics``.
+    configuration is tracked once per objective in ``metrics``, under the
+    stopping ``rule`` (:data:`esmo.early_stopping.RULES`).
     """
     if svm_configs.empty:
         raise ValueError(
@@ -90,7 +92,9 @@ def sweep_chunk(
         )
     X_tr, y_tr, X_val, y_val, X_te, y_te = fold_data
     tracked = pd.concat([es_configs.assign(metric=metric) for metric in metrics], ignore_index=True)
-    configs = EarlyStoppingSet.of(tracked[["patience", "es_tol", "interval", "metric"]])
+    configs = EarlyStoppingSet.of(
+        tracked[["patience", "es_tol", "interval", "metric"]].assign(rule=rule)
+    )
     # per SVM configuration: one reference row per metric, then one row per
     # tracked configuration; columns gathered as arrays, one table at the end
     metric_col = np.concatenate([np.asarray(metrics, dtype=object), tracked["metric"].to_numpy()])

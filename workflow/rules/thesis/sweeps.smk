@@ -36,6 +36,7 @@ rule sweep:
         max_iter=config["solver"]["max_iter"],
         cache_size_mb=config["solver"]["cache_size_mb"],
         normalise=config["datasets"]["normalise"],
+        rule=THESIS["early_stopping_rule"],
     script:
         "../../scripts/thesis/sweep.py"
 

@@ -28,6 +28,7 @@ with job_log(snakemake.log[0], "sweep"):
         cache_size_mb=snakemake.params.cache_size_mb,
         dataset=wc.dataset,
         fold=fold,
+        rule=snakemake.params.rule,
     )
     table.to_csv(snakemake.output[0], index=False)
     logging.info(
