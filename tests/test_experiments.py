@@ -20,6 +20,7 @@ from esmo.experiments.timing import (
     THESIS_METHODS,
     compare_solvers,
     e3_scores,
+    make_solver,
     run_hpo_methods,
     validation_curve_along_iterations,
 )
@@ -268,11 +269,20 @@ def test_e3_scores_rejects_missing_reference_and_uneven_folds():
         e3_scores(pd.concat([table, table]), beta=0.995)
 
 
-def test_compare_solvers_four_rows_and_fan_variants_agree():
+def test_compare_solvers_six_rows_and_fan_variants_agree():
     X_tr, y_tr, _, _, X_te, y_te = _problem(150)
     out = compare_solvers(X_tr, y_tr, X_te, y_te, C=4.0, gamma=1.0, tol=1e-3)
-    assert out["solver"].tolist() == ["keerthi", "fan_plain", "fan", "libsvm"]
+    assert out["solver"].tolist() == [
+        "keerthi_own_rule",
+        "keerthi",
+        "fan_plain",
+        "fan",
+        "libsvm_shrinking",
+        "libsvm",
+    ]
     out = out.set_index("solver")
+    # Keerthi's own rule allows twice LIBSVM's violation on the same path: it stops sooner
+    assert out.loc["keerthi_own_rule", "n_iter"] <= out.loc["keerthi", "n_iter"]
     assert out.loc["fan", "test_accuracy"] == out.loc["fan_plain", "test_accuracy"]
     # LIBSVM without shrinking runs the same algorithm as the numba solver
     libsvm = SVC(C=4.0, gamma=1.0, tol=1e-3, shrinking=False).fit(X_tr, y_tr)
@@ -281,6 +291,29 @@ def test_compare_solvers_four_rows_and_fan_variants_agree():
     assert (out["seconds"] > 0).all() and not out["max_iter_reached"].any()
     with pytest.raises(ValueError, match="unknown solvers"):
         compare_solvers(X_tr, y_tr, X_te, y_te, C=1.0, gamma=1.0, tol=1e-3, solvers=("cvx",))
+
+
+def test_libsvm_shrinking_is_scikit_learns_default_svc():
+    # C = 30 on this problem is one where shrinking changes LIBSVM's path (513 vs 566
+    # iterations), so the test tells the two SVC solvers apart
+    X_tr, y_tr, _, _, X_te, y_te = _problem(150)
+    params = {"C": 30.0, "gamma": 1.0, "tol": 1e-3}
+    default = SVC(**params).fit(X_tr, y_tr)
+    assert default.shrinking  # scikit-learn's default
+    off = SVC(**params, shrinking=False).fit(X_tr, y_tr)
+    assert default.n_iter_[0] != off.n_iter_[0]
+    ours = make_solver("libsvm_shrinking", **params, max_iter=-1).fit(X_tr, y_tr)
+    assert ours.n_iter_[0] == default.n_iter_[0]
+    np.testing.assert_array_equal(ours.support_, default.support_)
+    np.testing.assert_array_equal(ours.dual_coef_, default.dual_coef_)
+    out = compare_solvers(
+        X_tr, y_tr, X_te, y_te, **params, solvers=("libsvm_shrinking", "libsvm")
+    ).set_index("solver")
+    assert out.loc["libsvm_shrinking", "n_iter"] == default.n_iter_[0]
+    assert out.loc["libsvm", "n_iter"] == off.n_iter_[0]
+    assert out.loc["libsvm_shrinking", "test_accuracy"] == accuracy_score(
+        y_te, default.predict(X_te)
+    )
 
 
 def test_validation_curve_ends_at_the_converged_model():

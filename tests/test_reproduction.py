@@ -125,11 +125,15 @@ def test_our_values_use_the_thesis_keys(thesis):
     ours = hpo_values(e3_scores(pd.DataFrame(rows)), "e3")
     runs = pd.DataFrame(
         {
+            "dataset": "w1a",
             "solver": ["keerthi", "fan_plain", "fan", "libsvm"] * 2,
             "test_accuracy": [0.90, 0.97, 0.97, 0.96, 0.92, 0.97, 0.97, 0.98],
         }
     )
-    ours |= solver_values(runs)
+    # another dataset's runs (a reduced config's) have no thesis counterpart: left out
+    elsewhere = runs.assign(dataset="fourclass", test_accuracy=0.5)
+    assert solver_values(elsewhere) == {}
+    ours |= solver_values(pd.concat([runs, elsewhere]))
     ours |= es_configuration_values("j_r", patience=4, es_tol=0.0002, interval=512)
     table = reproduction_table(thesis, ours)  # raises if any key were not the thesis's
     measured = table.set_index("key")

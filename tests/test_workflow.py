@@ -16,6 +16,7 @@ from scipy.stats import wilcoxon
 
 from esmo.analysis.reproduction import STATUSES
 from esmo.analysis.scoring import SELECTION_COLUMNS
+from esmo.analysis.solver_comparison import THESIS_ORDERINGS
 from esmo.data.libsvm import REGISTRY, array_digest
 from esmo.experiments.timing import METHODS
 
@@ -350,9 +351,24 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     assert sampled.loc[j_r["es_id"], "es_tol"] == pytest.approx(j_r["es_tol"], rel=1e-12)
 
     solvers = pd.read_csv(results / "appendix_a" / "solvers.csv")
-    assert set(solvers["solver"]) == {"keerthi", "fan_plain", "fan", "libsvm"}
+    assert set(solvers["solver"]) == {
+        "keerthi_own_rule",
+        "keerthi",
+        "fan_plain",
+        "fan",
+        "libsvm_shrinking",
+        "libsvm",
+    }
     per_fold = solvers.pivot_table(index="fold", columns="solver", values="n_iter")
     assert (per_fold["fan"] == per_fold["libsvm"]).all(), "esmo takes LIBSVM's path"
+    # Keerthi's own rule ends the same path sooner than LIBSVM's rule
+    assert (per_fold["keerthi_own_rule"] <= per_fold["keerthi"]).all()
+    summary = pd.read_csv(results / "appendix_a" / "summary.csv").set_index("solver")
+    assert summary.loc["fan", "n_iter_mean"] == per_fold["fan"].mean()
+    assert summary.loc["keerthi_own_rule", "thesis_test_accuracy_mean"] == 93.82
+    orderings = pd.read_csv(results / "appendix_a" / "orderings.csv")
+    assert set(orderings["reading"]) == {"thesis", "libsvm_rule"}
+    assert orderings["holds"].dtype == bool
     assert (results / "appendix_a" / "figures" / "solvers.png").stat().st_size > 1000
 
     for figure in ("validation_curves", "decision_boundaries", "successive_halving"):
@@ -394,6 +410,10 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     claims = pd.read_csv(results / "reproduction_claims.csv")
     assert {"e3.sh_faster_than_rs", "e4.sh_faster_than_rs"} <= set(claims["claim"])
     assert claims["claim"].str.endswith("fresh.seconds").any()  # the thesis's cost model
+    appendix_a = claims[claims["claim"].str.startswith("appendix_a.")]
+    assert len(appendix_a) == len(THESIS_ORDERINGS)
+    # the reduced config runs appendix A on fourclass: the thesis's w1a orderings not measured
+    assert (appendix_a["status"] == "not measured").all()
 
 
 def test_reduced_run_produces_the_nsvm_tables(reduced_run):

@@ -414,10 +414,12 @@ _HPO_COLOURS = dict(
     zip(_HPO_METHODS, [sns.color_palette("Paired", 10)[k] for k in (0, 1, 2, 3, 7, 9)], strict=True)
 )
 _SOLVER_LABELS = {
-    "keerthi": "Keerthi",
-    "fan_plain": "Fan (plain)",
-    "fan": "Fan (optimised)",
-    "libsvm": "LIBSVM",
+    "keerthi_own_rule": "Keerthi\n(own rule)",
+    "keerthi": "Keerthi\n(LIBSVM rule)",
+    "fan_plain": "Fan\n(plain)",
+    "fan": "Fan\n(optimised)",
+    "libsvm_shrinking": "LIBSVM\n(shrinking)",
+    "libsvm": "LIBSVM\n(no shrinking)",
 }
 
 
@@ -498,7 +500,9 @@ def plot_solver_comparison(runs: pd.DataFrame, *, title: str | None = None) -> F
         ("accuracy", "test accuracy (%)", False),
     ]
     with sns.axes_style("whitegrid"):
-        fig, axes = plt.subplots(1, 3, figsize=(13.0, 3.8), layout="constrained")
+        fig, axes = plt.subplots(
+            1, 3, figsize=(max(13.0, 2.6 * len(labels)), 4.0), layout="constrained"
+        )
     for ax, (column, ylabel, log) in zip(axes, panels, strict=True):
         sns.stripplot(
             data=data,
@@ -527,7 +531,7 @@ def plot_solver_comparison(runs: pd.DataFrame, *, title: str | None = None) -> F
             ax.set_yscale("log")
         ax.set_xlabel("")
         ax.set_ylabel(ylabel)
-        ax.tick_params(axis="x", labelrotation=15)
+        ax.tick_params(axis="x", labelrotation=0)
     axes[0].legend(loc="best", frameon=True)
     if title:
         fig.suptitle(title)

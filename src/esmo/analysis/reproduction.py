@@ -151,9 +151,13 @@ def hpo_values(scores: pd.DataFrame, experiment: str) -> dict[str, float]:
 def solver_values(runs: pd.DataFrame) -> dict[str, float]:
     """Appendix A's accuracies (mean and std over runs, ``ddof=0``, in %) per solver.
 
-    ``runs`` stacks ``esmo.experiments.compare_solvers``'s tables.
+    ``runs`` stacks ``esmo.experiments.compare_solvers``'s tables. With a
+    ``dataset`` column, only the thesis's appendix A dataset (w1a) counts: the
+    thesis's values are that dataset's.
     """
     require_columns(runs, ["solver", "test_accuracy"], "runs")
+    if "dataset" in runs.columns:
+        runs = runs[runs["dataset"] == "w1a"]
     values = {}
     for solver, accuracy in runs.groupby("solver", sort=True)["test_accuracy"]:
         values[f"appendix_a.{solver}.test_accuracy_mean"] = 100.0 * float(np.mean(accuracy))

@@ -33,7 +33,7 @@ from esmo.solver.smo import run_smo, warm_state
 from esmo.solver.state import SolverState
 from esmo.solver.tracking import EVALUATIONS
 
-_SOLVERS = ("fan", "keerthi", "fan_plain")
+_SOLVERS = ("fan", "keerthi", "fan_plain", "keerthi_own_rule")
 # the estimator's name of each early-stopping field
 _ES_PARAMS = {
     "n_iter_no_change": "patience",
@@ -158,8 +158,10 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
     validation_fraction : float
         Share of the training data held out (stratified) for early stopping
         when ``fit`` gets no ``X_val``.
-    solver : {'fan', 'keerthi', 'fan_plain'}
-        The numba solver, or appendix A's reference solvers (no early stopping).
+    solver : {'fan', 'keerthi', 'fan_plain', 'keerthi_own_rule'}
+        The numba solver, or appendix A's reference solvers (no early stopping):
+        'keerthi' stops on LIBSVM's rule, 'keerthi_own_rule' on Keerthi et al.'s
+        ``b_low <= b_up + 2 tol`` (``esmo.solver.reference.keerthi_smo``).
     cache_size_mb : float
         Memory budget of the kernel rows (computed on demand; LRU if not all fit).
     random_state : int, RandomState or None
@@ -565,9 +567,12 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
                 )
             from esmo.solver import reference
 
-            solve = reference.keerthi_smo if self.solver == "keerthi" else reference.plain_fan_smo
             names = ("kernel", "C", "gamma", "tol", "max_iter")
-            return solve(X, y, **{name: getattr(params, name) for name in names})
+            given = {name: getattr(params, name) for name in names}
+            if self.solver == "fan_plain":
+                return reference.plain_fan_smo(X, y, **given)
+            stopping = "keerthi" if self.solver == "keerthi_own_rule" else "libsvm"
+            return reference.keerthi_smo(X, y, stopping=stopping, **given)
         if es is None:
             return run_smo(X, y, params, **run)[0]
         X_val, y_val = validation if validation is not None else (None, None)

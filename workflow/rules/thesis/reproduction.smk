@@ -15,6 +15,7 @@ rule reproduction:
         e3_scores="results/e3/scores.csv",
         e4_scores="results/e4/scores.csv",
         solvers="results/appendix_a/solvers.csv",
+        orderings="results/appendix_a/orderings.csv",
     output:
         table=report(
             "results/reproduction.csv",

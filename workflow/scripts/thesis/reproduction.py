@@ -21,6 +21,7 @@ from esmo.analysis.reproduction import (
     wilcoxon_values,
 )
 from esmo.analysis.scoring import selected_configuration, selected_configurations
+from esmo.analysis.solver_comparison import ordering_claims
 from esmo.experiments.job_log import job_log
 
 
@@ -65,6 +66,7 @@ with job_log(snakemake.log[0], "reproduction table"):
         [
             e1_claims(pd.read_csv(inp.wins)),
             hpo_claims({"e3": pd.read_csv(inp.e3_scores), "e4": pd.read_csv(inp.e4_scores)}),
+            ordering_claims(pd.read_csv(inp.orderings)),
         ],
         ignore_index=True,
     )
