@@ -407,6 +407,12 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     # every measured number and every claim is judged; unmeasured ones say so
     assert set(table["status"]) <= set(STATUSES)
     assert (table.loc[table["ours"].isna(), "status"] == "not measured").all()
+    # fig 5.3's wins along p * r: every E1 and E4 configuration counted once
+    by_patience = pd.read_csv(results / "e4" / "wins_by_patience.csv")
+    n_es = test_config["thesis"]["sampling"]["n_es_configs"]
+    n_interval = test_config["thesis"]["sampling"]["n_es_interval_configs"]
+    counted = by_patience.groupby("table")["n_configs"].sum()
+    assert counted.to_dict() == {"e1": n_es, "e4": n_interval}
     claims = pd.read_csv(results / "reproduction_claims.csv")
     assert {"e3.sh_faster_than_rs", "e4.sh_faster_than_rs"} <= set(claims["claim"])
     assert claims["claim"].str.endswith("fresh.seconds").any()  # the thesis's cost model
