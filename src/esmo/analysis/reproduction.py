@@ -196,15 +196,15 @@ CONFIGURATION_FACTOR = 10.0
 STD_FACTOR = 2.0
 
 
-def _criterion(key: str, thesis: pd.DataFrame) -> tuple[str, Any]:
+def _criterion(key: str, thesis: Mapping[str, float], ours: Mapping[str, float]) -> tuple[str, Any]:
     """How row ``key`` is judged: a description and a test ``(ours, thesis_value) -> bool``.
 
-    The test is None for a context row.
+    The test is None for a context row. A patience is judged as the effective
+    patience ``p * r``, each side with its own interval (1 where it has none).
     """
-    values = dict(zip(thesis["key"], thesis["value"], strict=True))
     prefix, _, field = key.rpartition(".")
-    if field == "test_accuracy_mean" and f"{prefix}.test_accuracy_std" in values:
-        std = values[f"{prefix}.test_accuracy_std"]
+    if field == "test_accuracy_mean" and f"{prefix}.test_accuracy_std" in thesis:
+        std = thesis[f"{prefix}.test_accuracy_std"]
         return f"within the thesis's std ({std:g} points)", lambda o, t: abs(o - t) <= std
     if field == "test_accuracy_std":
         return (
@@ -212,11 +212,14 @@ def _criterion(key: str, thesis: pd.DataFrame) -> tuple[str, Any]:
             lambda o, t: t / STD_FACTOR <= o <= t * STD_FACTOR,
         )
     if field == "patience":
-        r = values.get(f"{prefix}.interval", 1.0)
+        theirs_r = thesis.get(f"{prefix}.interval", 1.0)
+        ours_r = ours.get(f"{prefix}.interval", 1.0)
+        ours_r = 1.0 if math.isnan(ours_r) else ours_r
+        factor = CONFIGURATION_FACTOR
         return (
-            f"effective patience p * r within a factor {CONFIGURATION_FACTOR:g} "
-            f"of the thesis's {values[key] * r:g} iterations",
-            None,  # replaced by _judge_patience, which needs our interval too
+            f"effective patience p * r within a factor {factor:g} of the thesis's "
+            f"{thesis[key] * theirs_r:g} iterations",
+            lambda o, t: t * theirs_r / factor <= o * ours_r <= t * theirs_r * factor,
         )
     if field == "es_tol":
         return (
@@ -241,33 +244,20 @@ def judge_numbers(table: pd.DataFrame, explanations: pd.DataFrame | None = None)
     expression matched against the key, and ``explanation``) names its cause.
     """
     require_columns(table, REPRODUCTION_COLUMNS, "table")
-    thesis = table.rename(columns={"thesis": "value"})[["key", "value"]]
+    thesis = dict(zip(table["key"], table["thesis"], strict=True))
     ours = dict(zip(table["key"], table["ours"], strict=True))
-    out = table.copy()
     criteria, statuses, notes = [], [], []
     for row in table.itertuples(index=False):
-        criterion, test = _criterion(row.key, thesis)
-        prefix, _, field = row.key.rpartition(".")
-        if field == "patience":
-            theirs_r = dict(zip(thesis["key"], thesis["value"], strict=True)).get(
-                f"{prefix}.interval", 1.0
-            )
-            ours_r = ours.get(f"{prefix}.interval", 1.0)
-            ours_r = 1.0 if ours_r is None or math.isnan(ours_r) else ours_r
-            effective, theirs = row.ours * ours_r, row.thesis * theirs_r
-            status = _status(
-                row.ours,
-                theirs / CONFIGURATION_FACTOR <= effective <= theirs * CONFIGURATION_FACTOR,
-            )
-        elif test is None:
+        criterion, test = _criterion(row.key, thesis, ours)
+        if test is None:
             status = "context"
         else:
-            status = _status(row.ours, row.ours == row.ours and test(row.ours, row.thesis))
+            status = _status(row.ours, not math.isnan(row.ours) and test(row.ours, row.thesis))
         note = _explanation(row.key, explanations) if status == "not reproduced" else ""
         criteria.append(criterion)
         statuses.append("explained" if note else status)
         notes.append(note)
-    return out.assign(criterion=criteria, status=statuses, explanation=notes)[JUDGED_COLUMNS]
+    return table.assign(criterion=criteria, status=statuses, explanation=notes)[JUDGED_COLUMNS]
 
 
 def _status(ours: float, ok: bool) -> str:
