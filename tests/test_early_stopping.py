@@ -225,6 +225,29 @@ def test_huge_patience_and_interval_never_stop_and_never_overflow(patience, inte
     assert res.n_iter == plain.n_iter
 
 
+def test_a_configurations_decision_values_do_not_depend_on_its_companions():
+    """Bit for bit: the tracked sums of one configuration alone, and beside others whose
+    checks fall on other iterations (and read the test points when it does not)."""
+    X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT
+    alone = EarlyStopping(10**9, 0.0, 7)
+    companions = [EarlyStopping(3, 0.0, 1), EarlyStopping(10**9, 0.0, 5, "hinge", rule="text")]
+    sums = []
+    for configs in ([alone], [alone, *companions]):
+        _, track = run_smo(
+            X_tr,
+            y_tr,
+            SolverParams(**SVM),
+            configs=EarlyStoppingSet.of(configs),
+            X_val=X_val,
+            y_val=y_val,
+            X_test=X_te,
+            y_test=y_te,
+            evaluation="incremental",
+        )
+        sums.append(track.eval_sums)
+    np.testing.assert_array_equal(sums[0], sums[1])
+
+
 @pytest.mark.parametrize(("dtype", "atol"), [(np.float32, 1e-5), (np.float64, 1e-11)])
 def test_incremental_decision_values_equal_a_fresh_computation_at_the_stop(dtype, atol):
     X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT

@@ -432,6 +432,11 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
     with a loop cost several times the pass itself. Returns True when the run
     should end: every configuration has stopped and the run is a real
     early-stopped fit (not a sweep run to convergence).
+
+    Every pass adds the pair's change as one sum, ``S + (Ki ci + Kj cj)``, as
+    :func:`advance` does: which iterations are checks, and whether a check
+    reads the test points, depends on the other configurations tracked, so any
+    other association would let them move a configuration's last bits.
     """
     S, positive, n_val, bars, counters = tr.S, tr.positive, tr.n_val, tr.bars, tr.counters
     correct = 0
@@ -440,7 +445,7 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
         y_eval = tr.y_eval
         hinge_sum = 0.0
         for v in range(n_val):
-            s = S[v] + Ki_ev[v] * ci + Kj_ev[v] * cj
+            s = S[v] + (Ki_ev[v] * ci + Kj_ev[v] * cj)
             S[v] = s
             f = s - rho
             correct += (f > 0.0) == (y_eval[v] > 0.0)
@@ -448,7 +453,7 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
         hinge = hinge_sum / n_val
     else:
         for v in range(n_val):
-            s = S[v] + Ki_ev[v] * ci + Kj_ev[v] * cj
+            s = S[v] + (Ki_ev[v] * ci + Kj_ev[v] * cj)
             S[v] = s
             correct += (s - rho > 0.0) == positive[v]
     acc = correct / n_val if n_val > 0 else np.nan
@@ -466,7 +471,7 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
         positive_te = positive[n_val:]
         correct = 0
         for v in range(n_test):
-            s = S_te[v] + Ki_te[v] * ci + Kj_te[v] * cj
+            s = S_te[v] + (Ki_te[v] * ci + Kj_te[v] * cj)
             S_te[v] = s
             correct += (s - rho > 0.0) == positive_te[v]
         tacc = correct / n_test if n_test > 0 else np.nan
