@@ -2,8 +2,10 @@
 
 Early stopping never changes the SMO path, only where it ends (protocol §5), so
 each SVM configuration is trained once to convergence while every
-early-stopping configuration, for every objective, is tracked inside that run.
-The job's output is a tidy table that the scoring module aggregates.
+early-stopping configuration, for every objective, is tracked inside that run;
+configurations of several tables (E1's and E4's) can share the run
+(:func:`sweep_chunk_tables`). The job's output is a tidy table per ES table
+that the scoring module aggregates.
 """
 
 from __future__ import annotations
