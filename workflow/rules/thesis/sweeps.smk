@@ -48,6 +48,8 @@ rule sweep:
         "../../scripts/thesis/sweep.py"
 
 
+# E1's datasets on RBF: one SMO run per SVM configuration tracks E1's (with appendix
+# B's) and E4's configurations and writes both tables, each as ``sweep`` would alone
 use rule sweep as sweep_shared with:
     input:
         data="results/data/{dataset}.npz",
