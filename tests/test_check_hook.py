@@ -30,9 +30,12 @@ def test_a_hook_that_never_stops_sees_every_check_and_changes_nothing():
     plain = SMOClassifier(C=50.0, gamma=2.0).fit(X_TR, Y_TR)
     assert hooked.n_iter_ == plain.n_iter_ and not hooked.stopped_by_callback_
     np.testing.assert_array_equal(hooked.dual_coef_, plain.dual_coef_)
-    assert [info.n_iter for info in seen] == list(range(7, plain.n_iter_ + 1, 7))
-    # the solver had not converged at any check: its KKT gap was at least tol
-    assert all(info.gap >= 1e-3 for info in seen)
+    # the published rule's schedule: after iterations 1, r + 1, 2r + 1, ...
+    assert [info.n_iter for info in seen] == list(range(1, plain.n_iter_ + 1, 7))
+    # the solver had not converged at any check before its last iteration: its KKT gap was
+    # at least tol; after that last one (a check here, as (n_iter - 1) % 7 == 0) it had
+    assert plain.n_iter_ % 7 == 1 and seen[-1].gap < 1e-3
+    assert all(info.gap >= 1e-3 for info in seen[:-1])
 
 
 @pytest.mark.parametrize("check_number", [1, 5, 12])
@@ -45,8 +48,9 @@ def test_a_hook_stop_returns_the_model_at_that_iteration(check_number):
         return len(seen) == check_number
 
     clf = _es(validation_interval=5).fit(X_TR, Y_TR, X_val=X_VAL, y_val=Y_VAL, callback=stop_at)
-    assert clf.stopped_by_callback_ and clf.n_iter_ == 5 * check_number
-    cut = SMOClassifier(C=50.0, gamma=2.0, max_iter=5 * check_number)
+    at = 5 * (check_number - 1) + 1
+    assert clf.stopped_by_callback_ and clf.n_iter_ == at
+    cut = SMOClassifier(C=50.0, gamma=2.0, max_iter=at)
     with pytest.warns(Warning):
         cut.fit(X_TR, Y_TR)
     np.testing.assert_array_equal(clf.dual_coef_, cut.dual_coef_)
@@ -90,7 +94,7 @@ def test_optuna_prunes_inside_the_fit():
     assert pruned, "the median pruner pruned no trial"
     for t in pruned:  # pruned at a check, with the values reported up to it
         last_step = max(t.intermediate_values)
-        assert last_step % 20 == 0
+        assert last_step % 20 == 1
 
 
 def test_bad_hooks_are_refused():

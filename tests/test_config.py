@@ -72,6 +72,7 @@ def test_shared_sections_and_one_section_per_paper():
         "splits",
         "search_space",
         "sampling",
+        "early_stopping_rule",
         "sweeps",
         "scoring",
         "hpo",
@@ -85,7 +86,12 @@ def test_reduced_config_merges_into_a_valid_config():
     thesis = config["thesis"]
     assert thesis["splits"] == {"n_folds": 5, "runs": 2, "seed": 0}
     assert thesis["datasets"]["e1"] == ["fourclass", "breast-cancer", "diabetes"]
-    assert thesis["hpo"] == {"n_configs": 4, "seed": 4}
+    assert thesis["hpo"] == {
+        "n_configs": 4,
+        "seed": 4,
+        "methods": ["RS", "RS+ES", "SH", "SH+ES", "RS+ES fresh", "SH+ES fresh"],
+    }
+    assert thesis["early_stopping_rule"] == "published"
 
 
 @pytest.mark.parametrize(

@@ -9,8 +9,9 @@ from conftest import DATASETS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sklearn.model_selection import train_test_split
+from stopping_rules import replay_stop
 
-from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
+from esmo.early_stopping import METRICS, RULES, EarlyStopping, EarlyStoppingSet
 from esmo.solver.params import SolverParams
 from esmo.solver.predictions import final_predictions
 from esmo.solver.row_cache import build_kernel_rows, get_row
@@ -68,43 +69,48 @@ def _trajectory(split, n_iter):
     return np.array(acc), np.array(hinge)
 
 
-def _simulate(cfg, acc, hinge):
-    """Protocol section 5 written out plainly: the stop iteration or None."""
-    best = 0.0 if cfg.metric == "accuracy" else np.inf
-    q = cfg.patience
-    for it in range(cfg.interval, len(acc) + 1, cfg.interval):
-        obj = acc[it - 1] if cfg.metric == "accuracy" else hinge[it - 1]
-        improved = obj - best > cfg.tol if cfg.metric == "accuracy" else best - obj > cfg.tol
-        if improved:
-            q, best = cfg.patience, obj
-        else:
-            q -= 1
-            if q < 0:
-                return it
-    return None
-
-
-def test_stop_iterations_follow_the_protocol_state_machine():
-    """Oracle: the objective trajectory from separate truncated fits, fed to a plain simulation."""
+def test_stop_iterations_follow_both_rules_written_out_plainly():
+    """Oracle: the objective trajectory from separate truncated fits, fed to each rule as
+    written in tests/stopping_rules.py (the published one after the thesis's own code)."""
     full = solve_smo(SPLIT[0], SPLIT[1], kernel_dtype=np.float64, **SVM)
-    acc, hinge = _trajectory(SPLIT, min(full.n_iter, 60))
-    configs = [
-        EarlyStopping(0, 0.0),
-        EarlyStopping(3, 0.0),
-        EarlyStopping(2, 0.01, interval=3),
-        EarlyStopping(1, 0.0, metric="hinge"),
-        EarlyStopping(4, 0.02, interval=2, metric="hinge"),
-        EarlyStopping(5, 1.0),  # never improves: stops after p + 1 checks
+    last = min(full.n_iter, 60)
+    acc, hinge = _trajectory(SPLIT, last)
+    settings = [
+        (0, 0.0, 1, "accuracy"),
+        (1, 0.0, 1, "accuracy"),
+        (3, 0.0, 1, "accuracy"),
+        (2, 0.01, 3, "accuracy"),
+        (1, 0.0, 1, "hinge"),
+        (4, 0.02, 2, "hinge"),
+        (5, 1.0, 1, "accuracy"),  # never improves on the baseline
+        (3, 0.0, 4, "accuracy"),
     ]
-    checked = 0
-    for cfg in configs:
-        expected = _simulate(cfg, acc, hinge)
-        if expected is None:
-            continue
-        res, track = _fit(cfg)
-        assert res.stopped_early and res.n_iter == expected == track.stop_iter[0]
-        checked += 1
-    assert checked >= 5
+    stops = {rule: [] for rule in RULES}
+    for rule in RULES:
+        for patience, tol, interval, metric in settings:
+            cfg = EarlyStopping(patience, tol, interval, metric, rule=rule)
+            expected = replay_stop(
+                lambda k, metric=metric: (acc if metric == "accuracy" else hinge)[k - 1],
+                patience=patience,
+                tol=tol,
+                interval=interval,
+                higher=metric == "accuracy",
+                rule=rule,
+                last=last,
+            )
+            stops[rule].append(expected)
+            if expected is None:
+                continue
+            res, track = _fit(cfg)
+            assert res.stopped_early and res.n_iter == expected == track.stop_iter[0]
+    assert sum(s is not None for s in stops["published"]) >= 6
+    assert sum(s is not None for s in stops["text"]) >= 5
+    # the two rules differ: p = 0 never stops under the published one, and it stops earlier
+    assert stops["published"][0] is None and stops["text"][0] is not None
+    assert any(
+        p is not None and t is not None and p < t
+        for p, t in zip(stops["published"], stops["text"], strict=True)
+    )
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -117,6 +123,7 @@ def test_stop_iterations_follow_the_protocol_state_machine():
             # small ones, and ones that "auto" evaluates afresh
             interval=st.one_of(st.integers(1, 12), st.sampled_from([FRESH_FROM_INTERVAL, 300])),
             metric=st.sampled_from(METRICS),
+            rule=st.sampled_from(RULES),
         ),
         min_size=1,
         max_size=6,
@@ -206,12 +213,13 @@ def test_patience_never_exhausted_equals_no_early_stopping(metric, interval):
     assert res.rho == plain.rho
 
 
+@pytest.mark.parametrize("rule", RULES)
 @pytest.mark.parametrize(("patience", "interval"), [(2**63 - 1, 1), (2**62, 4), (3, 2**61)])
-def test_huge_patience_and_interval_never_stop_and_never_overflow(patience, interval):
+def test_huge_patience_and_interval_never_stop_and_never_overflow(patience, interval, rule):
     """A deadline beyond any iteration saturates instead of wrapping around."""
     X_tr, y_tr, X_val, y_val, *_ = SPLIT
     plain = solve_smo(X_tr, y_tr, **SVM)
-    es = EarlyStopping(patience, 0.0, interval)
+    es = EarlyStopping(patience, 0.0, interval, rule=rule)
     res = solve_smo(X_tr, y_tr, early_stopping=es, X_val=X_val, y_val=y_val, **SVM)
     assert not res.stopped_early
     assert res.n_iter == plain.n_iter

@@ -58,12 +58,12 @@ def test_explicit_validation_data_are_used():
     X, y = DATASETS["breast_cancer"]
     X_tr, y_tr, X_val, y_val = X[:400], y[:400], X[400:], y[400:]
     es = SMOClassifier(
-        C=100.0, gamma=3.0, early_stopping=True, n_iter_no_change=0, validation_interval=4
+        C=100.0, gamma=3.0, early_stopping=True, n_iter_no_change=1, validation_interval=4
     )
     es.fit(X_tr, y_tr, X_val=X_val, y_val=y_val)
     plain = SMOClassifier(C=100.0, gamma=3.0).fit(X_tr, y_tr)
-    # p = 0: stops at the first check (every 4th iteration) that does not improve
-    assert es.stopped_early_ and es.n_iter_ % 4 == 0 and es.n_iter_ < plain.n_iter_
+    # p = 1: stops at the first check (after iterations 1, 5, 9, ...) that does not improve
+    assert es.stopped_early_ and es.n_iter_ % 4 == 1 and es.n_iter_ < plain.n_iter_
     loose = SMOClassifier(C=100.0, gamma=3.0, early_stopping=True, n_iter_no_change=10**8)
     loose.fit(X_tr, y_tr, X_val=X_val, y_val=y_val)
     assert loose.n_iter_ == plain.n_iter_ and not loose.stopped_early_

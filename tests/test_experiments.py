@@ -17,8 +17,10 @@ from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.experiments.timing import (
     HPO_COLUMNS,
     METHODS,
+    THESIS_METHODS,
     compare_solvers,
     e3_scores,
+    make_solver,
     run_hpo_methods,
     validation_curve_along_iterations,
 )
@@ -110,9 +112,11 @@ def test_warm_up_fits_each_variant_before_any_timed_fit(fake):
     assert sorted(log.loc[firsts, "es"]) == [False, True]
     assert firsts == [0, 1]  # both variants compiled before the first search fit
     assert (log.loc[firsts, "n"] == 8).all()  # on a tiny slice: four rows of each class
-    # every other fit is a search fit or an ES overhead replay (one per ES fit)
+    # warm-up: one plain fit and one ES fit per evaluation (auto, fresh); every other fit
+    # is a search fit or an ES overhead replay (one per ES fit)
+    assert log.loc[:2, "n"].tolist() == [8, 8, 8] and not log.loc[2, "first"]
     n_es_fits = int(out.loc[out["early_stopping"], "n_fits"].sum())
-    assert len(log) == 2 + out["n_fits"].sum() + n_es_fits
+    assert len(log) == 3 + out["n_fits"].sum() + n_es_fits
 
 
 def test_es_overhead_measures_the_checks_alone(fake):
@@ -168,6 +172,11 @@ def test_run_hpo_methods_with_smo_classifier_matches_a_direct_random_search():
     assert out.loc["SH", "n_fits"] == out.loc["SH+ES", "n_fits"] == 15
     # ES never adds iterations (same path, ends no later)
     assert out.loc["RS+ES", "total_iterations"] <= out.loc["RS", "total_iterations"]
+    # the thesis's cost model (fresh checks) changes the seconds, never the outcome: the
+    # fresh and the tracked decision values differ in the last bits only
+    for method in ("RS+ES", "SH+ES"):
+        for column in ("config_id", "test_accuracy", "total_iterations", "n_stopped_early"):
+            assert out.loc[method, column] == out.loc[f"{method} fresh", column]
     assert np.isfinite(out["es_overhead_seconds"]).all()
 
 
@@ -231,7 +240,7 @@ def _per_fold() -> pd.DataFrame:
 
 def test_e3_scores_use_rs_without_es_seconds_as_reference_for_every_method():
     out = e3_scores(_per_fold(), beta=0.995).set_index("method")
-    assert out.index.tolist() == list(METHODS)
+    assert out.index.tolist() == list(THESIS_METHODS)
     assert (out["seconds_ref"] == 20.0).all()
     # hand values: S = 0.995 acc + 0.005 (1 - seconds / 20)
     assert out.loc["RS", "score"] == pytest.approx(0.995 * 0.90)
@@ -260,11 +269,20 @@ def test_e3_scores_rejects_missing_reference_and_uneven_folds():
         e3_scores(pd.concat([table, table]), beta=0.995)
 
 
-def test_compare_solvers_four_rows_and_fan_variants_agree():
+def test_compare_solvers_six_rows_and_fan_variants_agree():
     X_tr, y_tr, _, _, X_te, y_te = _problem(150)
     out = compare_solvers(X_tr, y_tr, X_te, y_te, C=4.0, gamma=1.0, tol=1e-3)
-    assert out["solver"].tolist() == ["keerthi", "fan_plain", "fan", "libsvm"]
+    assert out["solver"].tolist() == [
+        "keerthi_own_rule",
+        "keerthi",
+        "fan_plain",
+        "fan",
+        "libsvm_shrinking",
+        "libsvm",
+    ]
     out = out.set_index("solver")
+    # Keerthi's own rule allows twice LIBSVM's violation on the same path: it stops sooner
+    assert out.loc["keerthi_own_rule", "n_iter"] <= out.loc["keerthi", "n_iter"]
     assert out.loc["fan", "test_accuracy"] == out.loc["fan_plain", "test_accuracy"]
     # LIBSVM without shrinking runs the same algorithm as the numba solver
     libsvm = SVC(C=4.0, gamma=1.0, tol=1e-3, shrinking=False).fit(X_tr, y_tr)
@@ -273,6 +291,29 @@ def test_compare_solvers_four_rows_and_fan_variants_agree():
     assert (out["seconds"] > 0).all() and not out["max_iter_reached"].any()
     with pytest.raises(ValueError, match="unknown solvers"):
         compare_solvers(X_tr, y_tr, X_te, y_te, C=1.0, gamma=1.0, tol=1e-3, solvers=("cvx",))
+
+
+def test_libsvm_shrinking_is_scikit_learns_default_svc():
+    # C = 30 on this problem is one where shrinking changes LIBSVM's path (513 vs 566
+    # iterations), so the test tells the two SVC solvers apart
+    X_tr, y_tr, _, _, X_te, y_te = _problem(150)
+    params = {"C": 30.0, "gamma": 1.0, "tol": 1e-3}
+    default = SVC(**params).fit(X_tr, y_tr)
+    assert default.shrinking  # scikit-learn's default
+    off = SVC(**params, shrinking=False).fit(X_tr, y_tr)
+    assert default.n_iter_[0] != off.n_iter_[0]
+    ours = make_solver("libsvm_shrinking", **params, max_iter=-1).fit(X_tr, y_tr)
+    assert ours.n_iter_[0] == default.n_iter_[0]
+    np.testing.assert_array_equal(ours.support_, default.support_)
+    np.testing.assert_array_equal(ours.dual_coef_, default.dual_coef_)
+    out = compare_solvers(
+        X_tr, y_tr, X_te, y_te, **params, solvers=("libsvm_shrinking", "libsvm")
+    ).set_index("solver")
+    assert out.loc["libsvm_shrinking", "n_iter"] == default.n_iter_[0]
+    assert out.loc["libsvm", "n_iter"] == off.n_iter_[0]
+    assert out.loc["libsvm_shrinking", "test_accuracy"] == accuracy_score(
+        y_te, default.predict(X_te)
+    )
 
 
 def test_validation_curve_ends_at_the_converged_model():

@@ -10,8 +10,10 @@ import numpy as np
 import pytest
 from conftest import DATASETS
 from scipy.special import logsumexp
+from stopping_rules import replay_stop
 
 from esmo import EarlyStopping, SMOClassifier, sweep_early_stopping
+from esmo.early_stopping import RULES
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.smo import run_smo
@@ -51,21 +53,22 @@ def test_the_description_length_at_each_check_equals_a_fresh_computation():
         assert info.dl_per_point == pytest.approx(_dl_per_point(info.n_iter), rel=1e-6)
 
 
+@pytest.mark.parametrize("rule", RULES)
 @pytest.mark.parametrize(("patience", "es_tol"), [(0, 0.0), (2, 0.0), (3, 0.002), (1, 0.02)])
-def test_the_stop_is_where_the_replayed_state_machine_stops(patience, es_tol):
+def test_the_stop_is_where_the_replayed_state_machine_stops(patience, es_tol, rule):
     """DL_best starts at +inf; an improvement is DL_best - DL > es_tol (bits per point)."""
     plain = SMOClassifier(**SVM).fit(X, Y)
-    best, left, expected = np.inf, patience, plain.n_iter_
-    for k in range(R, plain.n_iter_ + 1, R):
-        dl = _dl_per_point(k)
-        if best - dl > es_tol:
-            best, left = dl, patience
-        elif left == 0:
-            expected = k
-            break
-        else:
-            left -= 1
-    es = EarlyStopping(patience, es_tol, R, "mdl_logistic")
+    stop = replay_stop(
+        _dl_per_point,
+        patience=patience,
+        tol=es_tol,
+        interval=R,
+        higher=False,
+        rule=rule,
+        last=plain.n_iter_,
+    )
+    expected = plain.n_iter_ if stop is None else stop
+    es = EarlyStopping(patience, es_tol, R, "mdl_logistic", rule=rule)
     clf = SMOClassifier(
         **SVM,
         early_stopping=True,
@@ -73,6 +76,7 @@ def test_the_stop_is_where_the_replayed_state_machine_stops(patience, es_tol):
         n_iter_no_change=patience,
         es_tol=es_tol,
         validation_interval=R,
+        es_rule=rule,
     ).fit(X, Y)
     assert clf.n_iter_ == expected
     assert clf.stopped_early_ == (expected < plain.n_iter_)

@@ -99,7 +99,12 @@ def test_plot_solver_comparison_points_and_means():
     iters_ax, seconds_ax, acc_ax = fig.axes
     assert iters_ax.get_yscale() == "log" and acc_ax.get_yscale() == "linear"
     ticks = [t.get_text() for t in iters_ax.get_xticklabels()]
-    assert ticks == ["Keerthi", "Fan (plain)", "Fan (optimised)", "LIBSVM"]
+    assert ticks == [
+        "Keerthi\n(LIBSVM rule)",
+        "Fan\n(plain)",
+        "Fan\n(optimised)",
+        "LIBSVM\n(no shrinking)",
+    ]
     for ax, column, factor in ((iters_ax, "n_iter", 1), (acc_ax, "test_accuracy", 100)):
         collections = [c for c in ax.collections if isinstance(c, PathCollection)]
         points = sum(len(c.get_offsets()) for c in collections[:-1])

@@ -12,12 +12,19 @@ from scipy.stats import wilcoxon
 
 from esmo.analysis.reproduction import (
     REPRODUCTION_COLUMNS,
+    e1_claims,
     es_configuration_values,
+    hpo_claims,
     hpo_values,
+    judge_claims,
+    judge_numbers,
     load_thesis_values,
     reproduction_table,
     solver_values,
+    summary_line,
+    table_5_2_values,
     to_report_html,
+    wilcoxon_values,
 )
 from esmo.analysis.statistics import holm
 from esmo.experiments.timing import e3_scores
@@ -97,11 +104,12 @@ def test_thesis_wilcoxon_values_agree_with_scipy_and_holm(thesis):
     """An independent computation of sec 5.3's numbers: six wins out of six datasets."""
     values = thesis.set_index("key")["value"]
     result = wilcoxon([0.1, 0.2, 0.3, 0.4, 0.5, 0.6], alternative="greater")
-    assert result.statistic == values["wilcoxon.max_statistic"]
-    assert result.pvalue == pytest.approx(values["wilcoxon.p_value_at_max_statistic"])
+    assert result.statistic == values["wilcoxon.rbf.max_statistic"]
+    assert result.pvalue == pytest.approx(values["wilcoxon.rbf.p_value_at_max_statistic"])
     # Holm over 100 tests multiplies the smallest p-value by 100 (the thesis reports it
     # uncapped; a Holm adjustment caps it at 1)
-    assert 100 * result.pvalue == pytest.approx(values["wilcoxon.holm_p_adj_at_max_statistic"])
+    uncapped = values["wilcoxon.rbf.holm_p_uncapped_at_max_statistic"]
+    assert 100 * result.pvalue == pytest.approx(uncapped)
     # Holm caps 100 * (1/64) at 1 for the smallest p-value, and every later one at
     # least as large: all 100 adjusted p-values are exactly 1
     np.testing.assert_array_equal(holm(np.full(100, result.pvalue)), np.ones(100))
@@ -117,11 +125,15 @@ def test_our_values_use_the_thesis_keys(thesis):
     ours = hpo_values(e3_scores(pd.DataFrame(rows)), "e3")
     runs = pd.DataFrame(
         {
+            "dataset": "w1a",
             "solver": ["keerthi", "fan_plain", "fan", "libsvm"] * 2,
             "test_accuracy": [0.90, 0.97, 0.97, 0.96, 0.92, 0.97, 0.97, 0.98],
         }
     )
-    ours |= solver_values(runs)
+    # another dataset's runs (a reduced config's) have no thesis counterpart: left out
+    elsewhere = runs.assign(dataset="fourclass", test_accuracy=0.5)
+    assert solver_values(elsewhere) == {}
+    ours |= solver_values(pd.concat([runs, elsewhere]))
     ours |= es_configuration_values("j_r", patience=4, es_tol=0.0002, interval=512)
     table = reproduction_table(thesis, ours)  # raises if any key were not the thesis's
     measured = table.set_index("key")
@@ -141,3 +153,152 @@ def test_our_values_use_the_thesis_keys(thesis):
     assert np.isnan(difference["e4.w1a.RS.test_accuracy_mean"])
     with pytest.raises(ValueError, match="'e3' or 'e4'"):
         hpo_values(e3_scores(pd.DataFrame(rows)), "e5")
+
+
+def _judged(rows: list[tuple[str, float, float]]) -> pd.DataFrame:
+    """A reproduction table of (key, thesis, ours) rows, judged."""
+    thesis = pd.DataFrame(
+        {
+            "key": [k for k, _, _ in rows],
+            "section": "x",
+            "description": "d",
+            "value": [t for _, t, _ in rows],
+            "unit": "u",
+        }
+    )
+    ours = {k: o for k, _, o in rows if not math.isnan(o)}
+    explanations = pd.DataFrame({"pattern": [r"e3\.b\..*"], "explanation": ["a known cause"]})
+    return judge_numbers(reproduction_table(thesis, ours), explanations).set_index("key")
+
+
+def test_each_kind_of_number_is_judged_by_its_rule():
+    """Hand cases on both sides of each rule's edge."""
+    judged = _judged(
+        [
+            ("e3.a.RS.test_accuracy_mean", 97.0, 97.3),  # within the std 0.3 (edge)
+            ("e3.a.RS.test_accuracy_std", 0.3, 0.6),  # a factor 2 (edge)
+            ("e3.b.RS.test_accuracy_mean", 97.0, 96.0),  # outside std 0.5: explained
+            ("e3.b.RS.test_accuracy_std", 0.5, 0.24),  # below half: explained too
+            ("e3.c.RS.test_accuracy_mean", 97.0, 96.0),
+            ("e3.c.RS.test_accuracy_std", 0.5, float("nan")),
+            ("j_r.patience", 1.0, 4.0),  # p * r: 4 * 2000 against 1 * 768, > 10x
+            ("j_r.es_tol", 0.0001, 0.001),  # a factor 10 (edge)
+            ("j_r.interval", 768.0, 2000.0),
+            ("j_high.patience", 109.0, 1000.0),  # r = 1: 1000 within 10 x 109
+            ("w.n_rejected", 0.0, 0.0),
+            ("w.p_value_at_max", 0.015625, 0.125),
+        ]
+    )
+    status = judged["status"]
+    assert status["e3.a.RS.test_accuracy_mean"] == "reproduced"
+    assert status["e3.a.RS.test_accuracy_std"] == "reproduced"
+    assert status["e3.b.RS.test_accuracy_mean"] == "explained"
+    assert judged.loc["e3.b.RS.test_accuracy_std", "explanation"] == "a known cause"
+    assert status["e3.c.RS.test_accuracy_mean"] == "not reproduced"
+    assert status["e3.c.RS.test_accuracy_std"] == "not measured"
+    assert status["j_r.patience"] == "not reproduced"
+    assert status["j_r.es_tol"] == "reproduced"
+    assert status["j_r.interval"] == "context"
+    assert status["j_high.patience"] == "reproduced"
+    assert status["w.n_rejected"] == "reproduced"
+    assert status["w.p_value_at_max"] == "not reproduced"
+
+
+def _scores(rows: list[tuple[str, str, float, float]]) -> pd.DataFrame:
+    return pd.DataFrame(rows, columns=["dataset", "method", "seconds", "score"])
+
+
+def test_the_e3_and_e4_directions_are_read_off_the_scores():
+    e3 = _scores(
+        [
+            ("german.numer", "RS", 10.0, 0.70),
+            ("german.numer", "RS+ES", 8.0, 0.71),  # faster, as claimed; score up: claim fails
+            ("german.numer", "RS+ES fresh", 12.0, 0.69),  # slower under fresh checks
+            ("german.numer", "SH", 2.0, 0.68),
+            ("german.numer", "SH+ES", 3.0, 0.67),
+            ("w1a", "RS", 5.0, 0.97),
+            ("w1a", "RS+ES", 6.0, 0.96),
+            ("w1a", "SH", 6.0, 0.96),  # SH slower than RS here: the first claim fails
+            ("w1a", "SH+ES", 7.0, 0.96),
+        ]
+    )
+    e4 = _scores(
+        [
+            ("german.numer", "RS", 10.0, 0.70),
+            ("german.numer", "RS+ES", 9.0, 0.71),
+            ("german.numer", "SH", 2.0, 0.68),
+            ("german.numer", "SH+ES", 2.5, 0.68),  # no improvement: claim fails
+        ]
+    )
+    claims = hpo_claims({"e3": e3, "e4": e4}).set_index("claim")["holds"]
+    assert not claims["e3.sh_faster_than_rs"]
+    assert claims["e3.german.numer.RS+ES.seconds"]
+    assert not claims["e3.german.numer.RS+ES_fresh.seconds"]
+    assert claims["e3.german.numer.SH+ES.seconds"]  # slower, as claimed
+    assert claims["e3.w1a.RS+ES.seconds"]
+    assert not claims["e3.german.numer.RS+ES.score"]  # the thesis: no improvement
+    assert claims["e3.w1a.RS+ES.score"]
+    assert claims["e4.sh_faster_than_rs"]
+    assert claims["e4.german.numer.RS+ES.score"]
+    assert not claims["e4.german.numer.SH+ES.score"]
+    assert claims["e4.german.numer.RS+ES.seconds"]  # faster, as sec 5.4 says
+    assert "e4.german.numer.SH+ES.seconds" not in claims  # sec 5.4 states no direction
+    judged = judge_claims(hpo_claims({"e3": e3, "e4": e4}))
+    assert (judged["status"] == "reproduced").sum() == claims.sum()
+    line = summary_line(
+        _judged([("w.n_rejected", 0.0, 0.0), ("j.interval", 1.0, 2.0)]).reset_index(), judged
+    )
+    n = len(judged)
+    assert line == (
+        f"1 numbers: 1 reproduced, 0 explained, 0 not; {n} claims: {int(claims.sum())} "
+        f"reproduced, 0 explained, {n - int(claims.sum())} not"
+    )
+
+
+def test_fig_5_3s_claim_counts_configurations_winning_everywhere():
+    wins = pd.DataFrame(
+        {
+            "kernel": ["rbf"] * 23 + ["linear"] * 2,
+            "metric": "accuracy",
+            "n_datasets": 6,
+            "wins": [6.0] * 21 + [5.5, 3.0] + [6.0, 2.0],
+        }
+    )
+    claim = e1_claims(wins).iloc[0]
+    assert claim["holds"] and claim["measure"] == "linear: 1; rbf: 21"
+    assert not e1_claims(wins.iloc[1:]).iloc[0]["holds"]  # 20 is not more than 20
+    assert e1_claims(wins.assign(n_datasets=3)).iloc[0]["holds"] is None
+
+
+def test_table_5_2_and_wilcoxon_values_use_the_thesis_keys(thesis):
+    table_5_2 = pd.DataFrame(
+        [
+            (b, sel, sub, 1.0)
+            for b in (0.0, 0.8, 0.95, 0.995, 1.0)
+            for sel in ("low", "high", "avg")
+            for sub in ("low", "high", "avg")
+        ],
+        columns=["beta", "selection", "evaluated_on", "wins"],
+    )
+    values = table_5_2_values(table_5_2)
+    assert len(values) == 45 and set(values) <= set(thesis["key"])
+    # one configuration wins on all six datasets (p = 1/64), 99 lose everywhere
+    p = np.r_[1 / 64, np.ones(99)]
+    wilcoxon_table = pd.DataFrame(
+        {
+            "kernel": "rbf",
+            "metric": "accuracy",
+            "statistic": np.r_[21.0, np.zeros(99)],
+            "pvalue": p,
+            "pvalue_adj": holm(p),
+            "reject": False,
+        }
+    )
+    w = wilcoxon_values(pd.concat([wilcoxon_table, wilcoxon_table.assign(metric="hinge")]))
+    assert w["wilcoxon.rbf.holm_p_uncapped_at_max_statistic"] == pytest.approx(1.5625)
+    assert w["wilcoxon.rbf.holm_p_adj_at_max_statistic"] == 1.0
+    assert w["wilcoxon_hinge.rbf.n_rejected"] == 0.0
+    table = reproduction_table(thesis, {k: v for k, v in w.items() if k in set(thesis["key"])})
+    judged = judge_numbers(table).set_index("key")["status"]
+    assert judged["wilcoxon.rbf.holm_p_uncapped_at_max_statistic"] == "reproduced"
+    assert judged["wilcoxon.rbf.max_statistic"] == "reproduced"

@@ -21,6 +21,7 @@ from esmo.analysis.scoring import (
     selected_configurations,
     selection_table,
     top_configurations,
+    wins_by_effective_patience,
     wins_per_beta,
 )
 
@@ -312,3 +313,31 @@ def test_wins_per_beta_fixed_versus_reselected():
     assert fixed.set_index("beta")["es_id"].to_dict() == {0.5: 1, 1.0: 1}
     # es 1 at beta 0.5: 0.425 + 0.5 * (1 - 2) = -0.075 < 0.4 -> loses both
     assert fixed.set_index("beta")["wins"].to_dict() == {0.5: 0.0, 1.0: 2.0}
+
+
+def test_wins_by_effective_patience_bins_p_times_r_by_decade():
+    """Hand table: three configurations on two datasets, one of them with r = 100."""
+    rows = [
+        # es_id, dataset, win: 0 wins both, 1 ties once, 2 loses once
+        (0, "a", 1.0), (0, "b", 1.0),
+        (1, "a", 1.0), (1, "b", 0.5),
+        (2, "a", 0.0), (2, "b", 1.0),
+        (REFERENCE_ES_ID, "a", 0.5), (REFERENCE_ES_ID, "b", 0.5),
+    ]  # fmt: skip
+    scores = pd.DataFrame(
+        [
+            {"dataset": d, "kernel": "rbf", "metric": "accuracy", "es_id": e, "beta": 0.995,
+             "score": 0.0, "win": w}
+            for e, d, w in rows
+        ]
+    )  # fmt: skip
+    es = pd.DataFrame({"es_id": [0, 1, 2], "patience": [20, 50, 3], "interval": [1, 1, 100]})
+    table = wins_by_effective_patience({"t": (scores, es)}, 0.995).set_index("decade")
+    # p * r = 20, 50 (decade 1) and 300 (decade 2)
+    assert table.index.tolist() == [1, 2]
+    assert table.loc[1, "n_configs"] == 2 and table.loc[1, "n_winning_everywhere"] == 1
+    assert table.loc[1, "mean_wins"] == 1.75 and table.loc[1, "mean_ties"] == 0.5
+    assert table.loc[2, "n_winning_everywhere"] == 0 and table.loc[2, "mean_wins"] == 1.0
+    assert (table["n_datasets"] == 2).all()
+    with pytest.raises(ValueError, match="lacks es_id"):
+        wins_by_effective_patience({"t": (scores, es.iloc[:2])}, 0.995)

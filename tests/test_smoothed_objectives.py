@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from conftest import DATASETS
 from scipy.special import expit
+from stopping_rules import replay_stop
 
 from esmo import EarlyStopping, sweep_early_stopping
 from esmo.early_stopping import EarlyStoppingSet
@@ -64,20 +65,19 @@ def test_the_objectives_at_each_check_equal_the_direct_methods_formulas():
     ],
 )
 def test_the_stop_is_where_the_replayed_rule_stops(metric, patience, es_tol):
-    """Error improves downwards (best starts at +inf), F upwards (best starts at 0)."""
+    """Error improves downwards, F upwards; the default (published) rule."""
     full, _ = run_smo(X_TR, Y_TR, PARAMS)
     upwards = metric == "f_measure"
-    best, left, expected = (0.0 if upwards else np.inf), patience, full.n_iter
-    for k in range(R, full.n_iter + 1, R):
-        error, f = _smoothed(k)
-        value = f if upwards else error
-        if (value - best if upwards else best - value) > es_tol:
-            best, left = value, patience
-        elif left == 0:
-            expected = k
-            break
-        else:
-            left -= 1
+    stop = replay_stop(
+        lambda k: _smoothed(k)[1 if upwards else 0],
+        patience=patience,
+        tol=es_tol,
+        interval=R,
+        higher=upwards,
+        rule="published",
+        last=full.n_iter,
+    )
+    expected = full.n_iter if stop is None else stop
     es = EarlyStopping(patience, es_tol, R, metric)
     sweep = sweep_early_stopping(X_TR, Y_TR, X_VAL, Y_VAL, [es], **PARAMS.__dict__)
     assert sweep.stop_iter[0] == expected
@@ -96,18 +96,16 @@ def test_a_users_metric_drives_the_rule_exactly_in_sweeps_and_fits():
 
     auc = Metric("auc", lambda f, y: roc_auc_score(y, f), higher_is_better=True)
     full, _ = run_smo(X_TR, Y_TR, PARAMS)
-    best, left, expected = 0.0, 2, full.n_iter
-    for k in range(R, full.n_iter + 1, R):
+
+    def auc_at(k: int) -> float:
         cut, _ = run_smo(X_TR, Y_TR, SolverParams(**{**PARAMS.__dict__, "max_iter": k}))
-        value = roc_auc_score(Y_VAL, decision_values(X_TR, Y_TR, cut, X_VAL, "rbf", PARAMS.gamma))
-        if value - best > 1e-3:
-            best, left = value, 2
-        elif left == 0:
-            expected = k
-            break
-        else:
-            left -= 1
-    es = EarlyStopping(2, 1e-3, R, auc)
+        return roc_auc_score(Y_VAL, decision_values(X_TR, Y_TR, cut, X_VAL, "rbf", PARAMS.gamma))
+
+    stop = replay_stop(
+        auc_at, patience=2, tol=1e-3, interval=R, higher=True, rule="text", last=full.n_iter
+    )
+    expected = full.n_iter if stop is None else stop
+    es = EarlyStopping(2, 1e-3, R, auc, rule="text")
     sweep = sweep_early_stopping(
         X_TR, Y_TR, X_VAL, Y_VAL, [EarlyStopping(5, 0.0, 1), es], **PARAMS.__dict__
     )

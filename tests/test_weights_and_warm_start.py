@@ -137,12 +137,13 @@ def test_seeded_state_is_feasible_and_its_gradient_is_exact():
     np.testing.assert_allclose(state.G, Q @ state.alpha - 1.0, atol=1e-12)
 
 
-def test_early_stopping_after_a_warm_start_checks_at_multiples_of_r():
+@pytest.mark.parametrize(("rule", "stop"), [("published", 61), ("text", 70)])
+def test_early_stopping_after_a_warm_start_keeps_the_rules_check_schedule(rule, stop):
     X, y = DATASETS["digits"]
     X_tr, y_tr, X_val, y_val = X[:160], y[:160], X[160:], y[160:]
     params = SolverParams(kernel="rbf", C=16.0, gamma=0.05, max_iter=33)
     first, _ = run_smo(X_tr, y_tr, params)
-    configs = EarlyStoppingSet.of([EarlyStopping(patience=2, tol=0.5, interval=10)])
+    configs = EarlyStoppingSet.of([EarlyStopping(patience=2, tol=0.5, interval=10, rule=rule)])
     cont, _ = run_smo(
         X_tr,
         y_tr,
@@ -152,9 +153,11 @@ def test_early_stopping_after_a_warm_start_checks_at_multiples_of_r():
         X_val=X_val,
         y_val=y_val,
     )
-    # checks at 40, 50, ... (not 43, 53): the first improves on the start value 0 by more
-    # than es_tol 0.5, none after it can; the third check without improvement stops the fit
-    assert cont.stopped_early and cont.n_iter == 70
+    # published: checks at 41, 51, ... (1 mod r, not 43, 53); the first sets the baseline,
+    # none after it improves by es_tol 0.5, and the second without improvement stops.
+    # text: checks at 40, 50, ...; the first improves on the start value 0 by more than
+    # 0.5, and the third check without improvement stops the fit
+    assert cont.stopped_early and cont.n_iter == stop
 
 
 def test_bad_weights_and_warm_starts_are_refused_with_the_fix():

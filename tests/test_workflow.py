@@ -14,8 +14,11 @@ import yaml
 from conftest import MIRROR, require_mirror, require_uci_mirror
 from scipy.stats import wilcoxon
 
+from esmo.analysis.reproduction import STATUSES
 from esmo.analysis.scoring import SELECTION_COLUMNS
+from esmo.analysis.solver_comparison import THESIS_ORDERINGS
 from esmo.data.libsvm import REGISTRY, array_digest
+from esmo.experiments.timing import METHODS
 
 REPO = Path(__file__).resolve().parents[1]
 #: the offline MNIST copy (official test files, the 5k training subset) beside the LIBSVM mirror
@@ -337,7 +340,7 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     test_config = yaml.safe_load((REPO / "config" / "test.yaml").read_text())
     for hpo in ("e3", "e4"):
         scores = pd.read_csv(results / hpo / "scores.csv")
-        assert set(scores["method"]) == {"RS", "RS+ES", "SH", "SH+ES"}
+        assert set(scores["method"]) == set(METHODS)  # the ES ones under both cost models
         assert (scores["n_folds"] == test_config["thesis"]["splits"]["runs"]).all()
         # the reference of every method is random search without early stopping
         rs = scores.set_index("method").loc["RS"]
@@ -359,9 +362,24 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     assert sampled.loc[j_r["es_id"], "es_tol"] == pytest.approx(j_r["es_tol"], rel=1e-12)
 
     solvers = pd.read_csv(results / "appendix_a" / "solvers.csv")
-    assert set(solvers["solver"]) == {"keerthi", "fan_plain", "fan", "libsvm"}
+    assert set(solvers["solver"]) == {
+        "keerthi_own_rule",
+        "keerthi",
+        "fan_plain",
+        "fan",
+        "libsvm_shrinking",
+        "libsvm",
+    }
     per_fold = solvers.pivot_table(index="fold", columns="solver", values="n_iter")
     assert (per_fold["fan"] == per_fold["libsvm"]).all(), "esmo takes LIBSVM's path"
+    # Keerthi's own rule ends the same path sooner than LIBSVM's rule
+    assert (per_fold["keerthi_own_rule"] <= per_fold["keerthi"]).all()
+    summary = pd.read_csv(results / "appendix_a" / "summary.csv").set_index("solver")
+    assert summary.loc["fan", "n_iter_mean"] == per_fold["fan"].mean()
+    assert summary.loc["keerthi_own_rule", "thesis_test_accuracy_mean"] == 93.82
+    orderings = pd.read_csv(results / "appendix_a" / "orderings.csv")
+    assert set(orderings["reading"]) == {"thesis", "libsvm_rule"}
+    assert orderings["holds"].dtype == bool
     assert (results / "appendix_a" / "figures" / "solvers.png").stat().st_size > 1000
 
     for figure in ("validation_curves", "decision_boundaries", "successive_halving"):
@@ -383,14 +401,36 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     # three E1 datasets: no Holm-corrected test can reject (see the E1 test above)
     assert ours["wilcoxon.rbf.n_rejected"] == 0 and ours["wilcoxon.linear.n_rejected"] == 0
     # the best accuracy test's numbers, read from wilcoxon.csv independently
-    tests = pd.read_csv(results / "e1" / "wilcoxon.csv").query("metric == 'accuracy'")
-    assert ours["wilcoxon.max_statistic"] == tests["statistic"].max()
+    tests = pd.read_csv(results / "e1" / "wilcoxon.csv").query(
+        "metric == 'accuracy' and kernel == 'rbf'"
+    )
+    assert ours["wilcoxon.rbf.max_statistic"] == tests["statistic"].max()
     best = tests[tests["statistic"] == tests["statistic"].max()]
-    assert ours["wilcoxon.p_value_at_max_statistic"] == best["pvalue"].min()
+    assert ours["wilcoxon.rbf.p_value_at_max_statistic"] == best["pvalue"].min()
+    assert ours["wilcoxon.rbf.holm_p_uncapped_at_max_statistic"] == pytest.approx(
+        len(tests) * tests["pvalue"].min()
+    )
     # the reproduction reports E4's selection
     assert ours["j_r.patience"] == j_r["patience"] and ours["j_r.interval"] == j_r["interval"]
     assert ours["j_r.es_tol"] == pytest.approx(j_r["es_tol"], rel=1e-12)
-    assert "<table" in (results / "reproduction.html").read_text()
+    page = (results / "reproduction.html").read_text()
+    assert "<table" in page and "numbers:" in page and "claims:" in page
+    # every measured number and every claim is judged; unmeasured ones say so
+    assert set(table["status"]) <= set(STATUSES)
+    assert (table.loc[table["ours"].isna(), "status"] == "not measured").all()
+    # fig 5.3's wins along p * r: every E1 and E4 configuration counted once
+    by_patience = pd.read_csv(results / "e4" / "wins_by_patience.csv")
+    n_es = test_config["thesis"]["sampling"]["n_es_configs"]
+    n_interval = test_config["thesis"]["sampling"]["n_es_interval_configs"]
+    counted = by_patience.groupby("table")["n_configs"].sum()
+    assert counted.to_dict() == {"e1": n_es, "e4": n_interval}
+    claims = pd.read_csv(results / "reproduction_claims.csv")
+    assert {"e3.sh_faster_than_rs", "e4.sh_faster_than_rs"} <= set(claims["claim"])
+    assert claims["claim"].str.endswith("fresh.seconds").any()  # the thesis's cost model
+    appendix_a = claims[claims["claim"].str.startswith("appendix_a.")]
+    assert len(appendix_a) == len(THESIS_ORDERINGS)
+    # the reduced config runs appendix A on fourclass: the thesis's w1a orderings not measured
+    assert (appendix_a["status"] == "not measured").all()
 
 
 def test_reduced_run_produces_the_nsvm_tables(reduced_run):

@@ -24,6 +24,17 @@ _CODES = {name: code for code, name in enumerate(METRICS)}
 #: The built-in metric that needs no validation data.
 TRAINING_METRICS: frozenset[str] = frozenset({"mdl_logistic"})
 
+#: The two readings of the thesis's stopping rule (docs/protocol.md section 5); a rule's
+#: code is its index. ``published``, the thesis author's code (GitHub idekker1/SMO_ES,
+#: ``SMO_ES.fit``) and scikit-learn's ``n_iter_no_change``: checks after iterations 1,
+#: r + 1, 2r + 1, ..., the first check sets the baseline, and the run stops at the
+#: p-th consecutive check without improvement (p = 0: never). ``text``, the thesis's
+#: algorithm 1 as printed: checks at iterations r, 2r, ..., the baseline is an
+#: accuracy of 0 (a hinge loss of +inf) at iteration 0, and the run stops at the
+#: (p + 1)-th check without improvement.
+RULES: tuple[str, ...] = ("published", "text")
+_RULE_CODES = {name: code for code, name in enumerate(RULES)}
+
 
 @dataclass(frozen=True)
 class Metric:
@@ -74,9 +85,12 @@ class EarlyStopping:
     F-measure (upwards; :func:`esmo.solver.tracking.smoothed_objectives`), or a
     user's :class:`Metric`. An improvement resets the remaining patience to
     ``patience`` and records the best iterate; otherwise patience drops by one,
-    and the run stops when it falls below zero. The model returned is the iterate
-    at the stop, or with ``restore_best`` the best iterate. If the solver
-    converges (or hits ``max_iter``) first, the converged model is returned.
+    and the run stops at the ``patience``-th check in a row without improvement
+    (``rule="published"``, the default; the thesis's code and scikit-learn's
+    ``n_iter_no_change``) or at the ``patience + 1``-th (``rule="text"``; see
+    :data:`RULES`). The model returned is the iterate at the stop, or with
+    ``restore_best`` the best iterate. If the solver converges (or hits
+    ``max_iter``) first, the converged model is returned.
     """
 
     patience: int
@@ -84,6 +98,7 @@ class EarlyStopping:
     interval: int = 1
     metric: str | Metric = "accuracy"
     restore_best: bool = False
+    rule: str = RULES[0]
 
     def __post_init__(self) -> None:
         arrays = validate_configurations(
@@ -93,6 +108,7 @@ class EarlyStopping:
                 "interval": [self.interval],
                 "metric": [self.metric],
                 "restore_best": [self.restore_best],
+                "rule": [self.rule],
             }
         )
         # normalise numpy scalars so configurations compare and hash alike
@@ -100,6 +116,7 @@ class EarlyStopping:
         object.__setattr__(self, "interval", int(arrays["interval"][0]))
         object.__setattr__(self, "tol", float(arrays["tol"][0]))
         object.__setattr__(self, "restore_best", bool(arrays["restore_best"][0]))
+        object.__setattr__(self, "rule", RULES[arrays["rule"][0]])
 
     @classmethod
     def _checked(cls, arrays: dict[str, np.ndarray]) -> EarlyStopping:
@@ -110,6 +127,7 @@ class EarlyStopping:
         object.__setattr__(es, "interval", int(arrays["interval"][0]))
         object.__setattr__(es, "metric", metric_of(arrays, 0))
         object.__setattr__(es, "restore_best", bool(arrays["restore_best"][0]))
+        object.__setattr__(es, "rule", RULES[arrays["rule"][0]])
         return es
 
 
@@ -118,7 +136,8 @@ class EarlyStoppingSet:
     """K early-stopping configurations as validated parallel arrays.
 
     ``metric`` holds codes: indices into :data:`METRICS`, then into
-    ``custom_metrics`` (the :class:`Metric` objects, in order of first use).
+    ``custom_metrics`` (the :class:`Metric` objects, in order of first use);
+    ``rule`` holds indices into :data:`RULES` (default: all ``published``).
     Build it once per search with :meth:`of` and pass it to every sweep of that
     search: validating a table of 100 configurations costs about as much as a
     whole fit on the smallest LIBSVM datasets.
@@ -130,6 +149,7 @@ class EarlyStoppingSet:
     metric: np.ndarray
     restore_best: np.ndarray | None = None
     custom_metrics: tuple[Metric, ...] = ()
+    rule: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = np.shape(self.patience)[0] if np.ndim(self.patience) else 0
@@ -139,6 +159,7 @@ class EarlyStoppingSet:
             "interval": self.interval,
             "metric": self.metric,
             "restore_best": np.zeros(n, bool) if self.restore_best is None else self.restore_best,
+            "rule": np.full(n, RULES[0]) if self.rule is None else self.rule,
         }
         for name, a in validate_configurations(given, custom=self.custom_metrics).items():
             object.__setattr__(self, name, a)
@@ -162,8 +183,8 @@ class EarlyStoppingSet:
         """Validate ``configs``: :class:`EarlyStopping` objects, or a table (a pandas DataFrame).
 
         A table needs columns ``patience`` and ``es_tol`` and may have
-        ``interval`` (default 1), ``metric`` (default accuracy) and
-        ``restore_best`` (default False).
+        ``interval`` (default 1), ``metric`` (default accuracy),
+        ``restore_best`` (default False) and ``rule`` (default published).
         """
         if isinstance(configs, EarlyStoppingSet):
             return configs
@@ -185,6 +206,7 @@ class EarlyStoppingSet:
             ("interval", [c.interval for c in out], np.int64),
             ("metric", codes, np.int64),
             ("restore_best", [c.restore_best for c in out], np.bool_),
+            ("rule", [_RULE_CODES[c.rule] for c in out], np.int64),
         ):
             object.__setattr__(checked, name, np.array(values, dtype=dtype))
         object.__setattr__(checked, "custom_metrics", custom)
@@ -196,7 +218,7 @@ class EarlyStoppingSet:
         if missing:
             raise ValueError(
                 f"The configuration table lacks column(s) {sorted(missing)}; it needs "
-                "patience and es_tol (interval, metric and restore_best are optional)."
+                "patience and es_tol (interval, metric, restore_best and rule are optional)."
             )
         n = len(table)
 
@@ -209,6 +231,7 @@ class EarlyStoppingSet:
             column("interval", 1),
             column("metric", METRICS[0]),
             column("restore_best", False),
+            rule=column("rule", RULES[0]),
         )
 
 
@@ -265,6 +288,7 @@ LABELS: dict[str, str] = {
     "interval": "interval (the check interval r)",
     "metric": "metric",
     "restore_best": "restore_best",
+    "rule": "rule",
 }
 
 
@@ -275,16 +299,18 @@ def validate_configurations(
 ) -> dict[str, Any]:
     """The early-stopping rules, once: writable contiguous arrays of the solver's dtypes.
 
-    ``given`` maps each field to a 1-D sequence; ``labels`` names the fields in
-    the messages (``SMOClassifier`` passes its parameter names). numba compiles
+    ``given`` maps each field to a 1-D sequence (``rule`` may be left out: all
+    ``published``); ``labels`` names the fields in the messages (``SMOClassifier`` passes its parameter names). numba compiles
     (and caches) a second solver for read-only or other-typed arrays, hence the
     copies.
     """
     label = {**LABELS, **(labels or {})}
+    if "rule" not in given:
+        given = {**given, "rule": np.full(np.shape(given["patience"]), RULES[0])}
     shapes = {name: np.shape(v) for name, v in given.items()}
     if len(set(shapes.values())) != 1 or len(shapes["patience"]) != 1:
         raise ValueError(
-            "patience, tol, interval, metric and restore_best must be 1-D and of one length, "
+            "patience, tol, interval, metric, restore_best and rule must be 1-D and of one length, "
             f"got shapes {shapes}."
         )
     patience = _whole(given["patience"], label["patience"], 0, "non-negative integers")
@@ -313,14 +339,33 @@ def validate_configurations(
     restore = np.asarray(given["restore_best"])
     if restore.size and restore.dtype != bool:
         raise ValueError(f"{label['restore_best']} must hold booleans, got {restore.ravel()[0]!r}.")
+    rule = _rule_codes(given["rule"], label["rule"])
     return {
         "patience": patience,
         "tol": tol,
         "interval": interval,
         "metric": codes,
         "restore_best": restore.astype(bool, copy=True),
+        "rule": rule,
         "custom_metrics": tuple(custom),
     }
+
+
+def _rule_codes(values: Any, label: str) -> np.ndarray:
+    """Codes of rule names (or of codes already), any other value rejected with the choices."""
+    v = np.asarray(values)
+    if v.dtype.kind in "iu":
+        codes = v.astype(np.int64)
+        bad = (codes < 0) | (codes >= len(RULES))
+    else:
+        codes = np.array([_RULE_CODES.get(str(r), -1) for r in v.ravel()], dtype=np.int64)
+        bad = codes < 0
+    if bad.any():
+        raise ValueError(
+            f"{label} must be one of {RULES} (see esmo.early_stopping.RULES), "
+            f"got {v.ravel()[bad][0]!r}."
+        )
+    return codes
 
 
 def _holds_metric(given: dict[str, Any]) -> bool:

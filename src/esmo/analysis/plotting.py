@@ -406,22 +406,27 @@ def plot_win_histogram(
 
 # --- E3, E4, appendix A and the illustrations (figs 1.1, 2.3, 2.4, 4.8, 4.9, 5.4, 5.5, A.1) ---
 
-#: Methods of E3/E4 in the thesis's order, and their colours: one hue per search,
-#: light without early stopping and dark with it.
-_HPO_METHODS = ("RS", "RS+ES", "SH", "SH+ES")
-_HPO_COLOURS = dict(zip(_HPO_METHODS, sns.color_palette("Paired", 4), strict=True))
+#: Methods of E3/E4 in the thesis's order, then under the thesis's cost model, and their
+#: colours: one hue per search, light without early stopping and dark with it; orange and
+#: purple for the fresh (thesis cost model) checks.
+_HPO_METHODS = ("RS", "RS+ES", "SH", "SH+ES", "RS+ES fresh", "SH+ES fresh")
+_HPO_COLOURS = dict(
+    zip(_HPO_METHODS, [sns.color_palette("Paired", 10)[k] for k in (0, 1, 2, 3, 7, 9)], strict=True)
+)
 _SOLVER_LABELS = {
-    "keerthi": "Keerthi",
-    "fan_plain": "Fan (plain)",
-    "fan": "Fan (optimised)",
-    "libsvm": "LIBSVM",
+    "keerthi_own_rule": "Keerthi\n(own rule)",
+    "keerthi": "Keerthi\n(LIBSVM rule)",
+    "fan_plain": "Fan\n(plain)",
+    "fan": "Fan\n(optimised)",
+    "libsvm_shrinking": "LIBSVM\n(shrinking)",
+    "libsvm": "LIBSVM\n(no shrinking)",
 }
 
 
 def plot_hpo_methods(
     scores: pd.DataFrame, *, dataset: str, beta: float = 0.995, title: str | None = None
 ) -> Figure:
-    """Figs 4.8, 4.9, 5.4, 5.5: the four HPO methods on one dataset, three panels.
+    """Figs 4.8, 4.9, 5.4, 5.5: the HPO methods on one dataset, three panels.
 
     Mean test accuracy (with the std over folds), total wall-clock seconds and
     score, from ``esmo.experiments.e3_scores``'s table. The dashed line in the
@@ -463,7 +468,10 @@ def plot_hpo_methods(
     score_ax.set_ylim(float(values.min()) - pad, float(values.max()) + pad)
     score_ax.set_ylabel(f"score S (β = {beta:g})")
     for ax in axes:
-        ax.set_xticks(x, methods)
+        rotated = len(methods) > 4
+        ax.set_xticks(
+            x, methods, rotation=30 if rotated else 0, ha="right" if rotated else "center"
+        )
     fig.suptitle(title or dataset)
     return fig
 
@@ -492,7 +500,9 @@ def plot_solver_comparison(runs: pd.DataFrame, *, title: str | None = None) -> F
         ("accuracy", "test accuracy (%)", False),
     ]
     with sns.axes_style("whitegrid"):
-        fig, axes = plt.subplots(1, 3, figsize=(13.0, 3.8), layout="constrained")
+        fig, axes = plt.subplots(
+            1, 3, figsize=(max(13.0, 2.6 * len(labels)), 4.0), layout="constrained"
+        )
     for ax, (column, ylabel, log) in zip(axes, panels, strict=True):
         sns.stripplot(
             data=data,
@@ -521,7 +531,7 @@ def plot_solver_comparison(runs: pd.DataFrame, *, title: str | None = None) -> F
             ax.set_yscale("log")
         ax.set_xlabel("")
         ax.set_ylabel(ylabel)
-        ax.tick_params(axis="x", labelrotation=15)
+        ax.tick_params(axis="x", labelrotation=0)
     axes[0].legend(loc="best", frameon=True)
     if title:
         fig.suptitle(title)

@@ -455,6 +455,64 @@ def count_wins(
     ).reset_index()
 
 
+#: Columns of :func:`wins_by_effective_patience`.
+WINS_BY_PATIENCE_COLUMNS = [
+    "table",
+    "decade",
+    "n_configs",
+    "n_winning_everywhere",
+    "mean_wins",
+    "mean_ties",
+    "n_datasets",
+]
+
+
+def wins_by_effective_patience(
+    tables: Mapping[str, tuple[pd.DataFrame, pd.DataFrame]],
+    beta: float,
+    *,
+    kernel: str = "rbf",
+    metric: str = "accuracy",
+) -> pd.DataFrame:
+    """Wins per decade of effective patience ``p * r`` (iterations), per ES table.
+
+    ``tables`` maps a name to ``(scores, es_table)``: E1's configurations (r =
+    1) and E4's (r sampled) put p * r over five decades more. A configuration
+    that never stops on a dataset ties there (half a win), so only
+    configurations that stop on every dataset without losing accuracy win
+    everywhere (fig 5.3); the table shows where along p * r they lie. Decade
+    ``k`` holds ``10^k <= p * r < 10^(k+1)``.
+    """
+    rows = []
+    for name, (scores, es_table) in tables.items():
+        part = _slice(scores, beta, kernel, metric)
+        per = part.groupby("es_id", sort=True).agg(
+            n_datasets=("dataset", "nunique"),
+            wins=("win", "sum"),
+            ties=("win", lambda w: int((w == 0.5).sum())),
+        )
+        es = es_table.set_index("es_id")
+        interval = es["interval"] if "interval" in es.columns else 1
+        effective = (es["patience"] * interval).reindex(per.index)
+        if effective.isna().any():
+            raise ValueError(f"es_table of {name!r} lacks es_id(s) its scores name")
+        per["decade"] = np.floor(np.log10(effective.to_numpy(float))).astype(int)
+        n = int(per["n_datasets"].max())
+        for decade, group in per.groupby("decade", sort=True):
+            rows.append(
+                {
+                    "table": name,
+                    "decade": int(decade),
+                    "n_configs": len(group),
+                    "n_winning_everywhere": int((group["wins"] == n).sum()),
+                    "mean_wins": float(group["wins"].mean()),
+                    "mean_ties": float(group["ties"].mean()),
+                    "n_datasets": n,
+                }
+            )
+    return pd.DataFrame(rows, columns=WINS_BY_PATIENCE_COLUMNS)
+
+
 def wins_per_beta(
     scores: pd.DataFrame,
     betas: Sequence[float] = THESIS_BETAS,

@@ -23,6 +23,7 @@ _ES_PARAMS = {
     "validation_interval": "interval",
     "es_metric": "metric",
     "restore_best": "restore_best",
+    "es_rule": "rule",
 }
 
 
@@ -55,7 +56,7 @@ class PegasosClassifier(ClassifierMixin, BaseEstimator):
     n_steps : int
         T, the number of steps (samples drawn), >= 1.
     early_stopping, n_iter_no_change, es_tol, validation_interval, es_metric,
-    restore_best, validation_fraction :
+    restore_best, es_rule, validation_fraction :
         As in :class:`~esmo.estimators.smo_classifier.SMOClassifier`, counted in
         steps: every ``validation_interval`` steps the validation objective of
         ``f_t`` is read.
@@ -95,6 +96,7 @@ class PegasosClassifier(ClassifierMixin, BaseEstimator):
         validation_interval: int = 100,
         es_metric: str = "accuracy",
         restore_best: bool = False,
+        es_rule: str = EarlyStopping.rule,
         validation_fraction: float = 0.2,
         random_state: Any = None,
     ) -> None:
@@ -109,6 +111,7 @@ class PegasosClassifier(ClassifierMixin, BaseEstimator):
         self.validation_interval = validation_interval
         self.es_metric = es_metric
         self.restore_best = restore_best
+        self.es_rule = es_rule
         self.validation_fraction = validation_fraction
         self.random_state = random_state
 

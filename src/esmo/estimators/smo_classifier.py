@@ -33,7 +33,7 @@ from esmo.solver.smo import run_smo, warm_state
 from esmo.solver.state import SolverState
 from esmo.solver.tracking import EVALUATIONS
 
-_SOLVERS = ("fan", "keerthi", "fan_plain")
+_SOLVERS = ("fan", "keerthi", "fan_plain", "keerthi_own_rule")
 # the estimator's name of each early-stopping field
 _ES_PARAMS = {
     "n_iter_no_change": "patience",
@@ -41,6 +41,7 @@ _ES_PARAMS = {
     "validation_interval": "interval",
     "es_metric": "metric",
     "restore_best": "restore_best",
+    "es_rule": "rule",
 }
 
 
@@ -141,6 +142,13 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         or a :class:`esmo.early_stopping.Metric` of the user's.
     restore_best : bool
         Return the best checked iterate instead of the one at the stop.
+    es_rule : {'published', 'text'}
+        'published' (the thesis's code, and ``n_iter_no_change`` as in
+        scikit-learn's SGD): checks after iterations 1, r + 1, ..., the first
+        sets the baseline, and the fit stops at the ``n_iter_no_change``-th
+        check in a row without improvement (0: never). 'text': the thesis's
+        algorithm 1 as printed (checks at r, 2r, ..., baseline 0, stop at the
+        ``n_iter_no_change + 1``-th); see :data:`esmo.early_stopping.RULES`.
     es_evaluation : {'auto', 'incremental', 'fresh'}
         How checks read the validation decision values: moved by each
         iteration's two changed alphas, computed afresh from the alphas at each
@@ -150,8 +158,10 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
     validation_fraction : float
         Share of the training data held out (stratified) for early stopping
         when ``fit`` gets no ``X_val``.
-    solver : {'fan', 'keerthi', 'fan_plain'}
-        The numba solver, or appendix A's reference solvers (no early stopping).
+    solver : {'fan', 'keerthi', 'fan_plain', 'keerthi_own_rule'}
+        The numba solver, or appendix A's reference solvers (no early stopping):
+        'keerthi' stops on LIBSVM's rule, 'keerthi_own_rule' on Keerthi et al.'s
+        ``b_low <= b_up + 2 tol`` (``esmo.solver.reference.keerthi_smo``).
     cache_size_mb : float
         Memory budget of the kernel rows (computed on demand; LRU if not all fit).
     random_state : int, RandomState or None
@@ -230,6 +240,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         validation_interval: int = 1,
         es_metric: str = "accuracy",
         restore_best: bool = False,
+        es_rule: str = EarlyStopping.rule,
         es_evaluation: str = "auto",
         validation_fraction: float = 0.2,
         solver: str = "fan",
@@ -252,6 +263,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self.validation_interval = validation_interval
         self.es_metric = es_metric
         self.restore_best = restore_best
+        self.es_rule = es_rule
         self.es_evaluation = es_evaluation
         self.validation_fraction = validation_fraction
         self.solver = solver
@@ -555,9 +567,12 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
                 )
             from esmo.solver import reference
 
-            solve = reference.keerthi_smo if self.solver == "keerthi" else reference.plain_fan_smo
             names = ("kernel", "C", "gamma", "tol", "max_iter")
-            return solve(X, y, **{name: getattr(params, name) for name in names})
+            given = {name: getattr(params, name) for name in names}
+            if self.solver == "fan_plain":
+                return reference.plain_fan_smo(X, y, **given)
+            stopping = "keerthi" if self.solver == "keerthi_own_rule" else "libsvm"
+            return reference.keerthi_smo(X, y, stopping=stopping, **given)
         if es is None:
             return run_smo(X, y, params, **run)[0]
         X_val, y_val = validation if validation is not None else (None, None)

@@ -22,7 +22,7 @@ import numpy as np
 
 from esmo.analysis.scoring import score
 from esmo.early_stopping import EarlyStopping
-from esmo.experiments.timing import run_hpo_methods
+from esmo.experiments.timing import THESIS_METHODS, run_hpo_methods
 from esmo.hypergradient.inexact import gradient_agreement
 from esmo.hypergradient.model import fit_svm
 from esmo.hypergradient.objective import CrossValidationObjective, warm_up
@@ -213,7 +213,16 @@ def thesis_searches(
     train, val = folds[0]
     configs = sample_svm_configs("rbf", n_configs, seed, space)
     table = run_hpo_methods(
-        X[train], y[train], X[val], y[val], X_test, y_test, configs, es_config, random_state=seed
+        X[train],
+        y[train],
+        X[val],
+        y[val],
+        X_test,
+        y_test,
+        configs,
+        es_config,
+        methods=THESIS_METHODS,
+        random_state=seed,
     )
     return [
         {

@@ -16,7 +16,7 @@ import numpy as np
 import pandas as pd
 
 from esmo.analysis.scoring import REFERENCE_ES_ID
-from esmo.early_stopping import EarlyStoppingSet
+from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.solver.params import SolverParams
 from esmo.solver.sweep import SweepResult, sweep_early_stopping
 
@@ -79,12 +79,14 @@ def sweep_chunk(
     dataset: str,
     fold: int,
     cache_size_mb: float = SolverParams.cache_size_mb,
+    rule: str = EarlyStopping.rule,
 ) -> pd.DataFrame:
     """Train each SVM configuration once and track every ES configuration.
 
     ``fold_data`` is ``(X_train, y_train, X_val, y_val, X_test, y_test)``;
     ``es_configs`` has ``es_id, patience, es_tol, interval``; every
-    configuration is tracked once per objective in ``metrics``.
+    configuration is tracked once per objective in ``metrics``, under the
+    stopping ``rule`` (:data:`esmo.early_stopping.RULES`).
     """
     (table,) = sweep_chunk_tables(
         fold_data,
@@ -95,6 +97,7 @@ def sweep_chunk(
         dataset=dataset,
         fold=fold,
         cache_size_mb=cache_size_mb,
+        rule=rule,
     )
     return table
 
@@ -109,11 +112,13 @@ def sweep_chunk_tables(
     dataset: str,
     fold: int,
     cache_size_mb: float = SolverParams.cache_size_mb,
+    rule: str = EarlyStopping.rule,
 ) -> list[pd.DataFrame]:
     """:func:`sweep_chunk` for several ES tables at once: each SVM configuration trained once.
 
     ``es_tables`` holds ``(es_configs, metrics)`` pairs; the result holds, in the
-    same order, the table :func:`sweep_chunk` returns for each pair. The SMO path
+    same order, the table :func:`sweep_chunk` returns for each pair (every
+    configuration under the stopping ``rule``). The SMO path
     does not depend on what is tracked (early stopping only decides where a fit
     ends, and each configuration reads its own state), so one run tracking every
     table's configurations gives each table exactly its own run's rows, for one
@@ -133,7 +138,9 @@ def sweep_chunk_tables(
     # every table's configurations in one set; table t owns rows [bounds[t], bounds[t + 1])
     tracked = pd.concat(per_table, ignore_index=True)
     bounds = np.cumsum([0, *(len(t) for t in per_table)])
-    configs = EarlyStoppingSet.of(tracked[["patience", "es_tol", "interval", "metric"]])
+    configs = EarlyStoppingSet.of(
+        tracked[["patience", "es_tol", "interval", "metric"]].assign(rule=rule)
+    )
     results = []
     for row in svm_configs.itertuples(index=False):
         gamma = float(row.gamma) if kernel == "rbf" else 1.0

@@ -9,7 +9,7 @@ lives in this module, so it is tested once:
   with j_r; thesis sec 3.4, 4.3, 5.4).
 - :func:`e3_scores` turns the per-fold tables into mean accuracies, summed
   seconds and scores against RS without ES (protocol §6).
-- :func:`compare_solvers` times appendix A's four SMO solvers on one fold.
+- :func:`compare_solvers` times appendix A's SMO solvers on one fold.
 - :func:`validation_curve_along_iterations` gives fig 1.1's validation
   accuracy after m SMO iterations.
 
@@ -34,12 +34,20 @@ from sklearn.metrics import accuracy_score
 from sklearn.svm import SVC
 
 from esmo.analysis.scoring import random_search_outcome, require_columns, score
+from esmo.early_stopping import EarlyStopping
 from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.solver.params import SolverParams
 from esmo.tuning.search import SearchResult, random_search, successive_halving
 
-#: The four HPO methods of E3/E4, in the thesis's order.
-METHODS = ("RS", "RS+ES", "SH", "SH+ES")
+#: The HPO methods of E3/E4: the thesis's four, in its order, then the two early-stopped
+#: ones under the thesis's cost model, ``fresh`` (every check recomputes the validation
+#: predictions from the alphas, as the thesis's code does) where ``RS+ES`` and ``SH+ES``
+#: track them as the library does by default (``es_evaluation="auto"``).
+METHODS = ("RS", "RS+ES", "SH", "SH+ES", "RS+ES fresh", "SH+ES fresh")
+#: The thesis's four methods.
+THESIS_METHODS = METHODS[:4]
+#: A method's early-stopping evaluation, by the suffix of its name.
+_EVALUATION_SUFFIX = {" fresh": "fresh"}
 
 #: The method whose summed seconds normalise every method's cost in E3/E4 (protocol §6).
 REFERENCE_METHOD = "RS"
@@ -59,14 +67,22 @@ HPO_COLUMNS = [
     "n_stopped_early",
 ]
 
-#: Appendix A's solvers: the three ``SMOClassifier`` solvers and LIBSVM through scikit-learn.
-SOLVERS = ("keerthi", "fan_plain", "fan", "libsvm")
+#: Appendix A's solvers: ``SMOClassifier``'s reference and numba solvers, and LIBSVM
+#: through scikit-learn's SVC without shrinking (``libsvm``, esmo's algorithm) and with
+#: it (``libsvm_shrinking``, SVC's default and the thesis's LIBSVM). ``keerthi`` stops
+#: on LIBSVM's rule, ``keerthi_own_rule`` on Keerthi et al.'s (the thesis's Keerthi).
+SOLVERS = ("keerthi_own_rule", "keerthi", "fan_plain", "fan", "libsvm_shrinking", "libsvm")
+
+#: The SVC solvers of appendix A and their ``shrinking`` flag.
+_LIBSVM_SHRINKING = {"libsvm": False, "libsvm_shrinking": True}
 
 #: Kernel cache of LIBSVM in appendix A: large enough to hold w1a's whole kernel matrix,
 #: as the numba solver precomputes it, so neither solver recomputes kernel rows.
 LIBSVM_CACHE_MB = 2000.0
 
 _ES_KEYS = ("patience", "es_tol", "interval")
+#: es_config's optional key: the stopping rule (esmo.early_stopping.RULES), default published
+_RULE_KEY = "rule"
 _CONFIG_COLUMNS = ("config_id", "C", "gamma", "tol")
 _WARM_UP_PER_CLASS = 4
 
@@ -100,6 +116,7 @@ def _check_es_config(es_config: Mapping[str, Any]) -> dict[str, Any]:
         "n_iter_no_change": int(patience),
         "es_tol": float(es_config["es_tol"]),
         "validation_interval": int(interval),
+        "es_rule": str(es_config.get(_RULE_KEY, EarlyStopping.rule)),
     }
 
 
@@ -189,8 +206,9 @@ def run_hpo_methods(
     Each configuration row (``config_id, C, gamma, tol``) becomes
     ``estimator(kernel='rbf', C=..., gamma=..., tol=..., max_iter=...)``, plus
     ``early_stopping=True, n_iter_no_change=patience, es_tol=es_tol,
-    validation_interval=interval`` for the ES methods, whose fits read the
-    validation part. SH uses ``random_state`` for its subsamples, so SH and
+    validation_interval=interval, es_rule=rule`` (``rule`` optional, default
+    published) for the ES methods, whose fits read the validation part; a
+    method named ``... fresh`` adds ``es_evaluation="fresh"``. SH uses ``random_state`` for its subsamples, so SH and
     SH+ES train on the same subsamples.
 
     ``es_overhead_seconds`` isolates the time the ES checks cost (the
@@ -228,19 +246,20 @@ def run_hpo_methods(
 
     recorded: list[_RecordingFit] = []
 
-    def make_es(row: pd.Series) -> _RecordingFit:
-        fit = _RecordingFit(estimator(**params(row, max_iter), **es_params), row)
+    def make_es(row: pd.Series, evaluation: str = "auto") -> _RecordingFit:
+        es = {**es_params, "es_evaluation": evaluation}
+        fit = _RecordingFit(estimator(**params(row, max_iter), **es), row)
         recorded.append(fit)
         return fit
 
-    # warm-up: compile both variants (and the prediction path) before timing
+    # warm-up: compile every variant (and the prediction path) before timing
     tiny = _tiny_slice(y_tr)
     first = svm_configs.iloc[0]
     X_tiny = X_tr[tiny]
     make_plain(first).fit(X_tiny, y_tr[tiny]).predict(X_tiny)
-    estimator(**params(first, max_iter), **es_params).fit(
-        X_tiny, y_tr[tiny], X_val=X_val, y_val=y_val
-    ).predict(X_tiny)
+    for evaluation in {_method_parts(m)[2] for m in methods if _method_parts(m)[1]}:
+        make_es(first, evaluation).fit(X_tiny, y_tr[tiny], X_val=X_val, y_val=y_val).predict(X_tiny)
+    recorded.clear()
 
     data = (X_tr, y_tr, X_val, y_val, X_te, y_te)
     rows = [
@@ -250,17 +269,26 @@ def run_hpo_methods(
     return pd.DataFrame(rows, columns=HPO_COLUMNS)
 
 
+def _method_parts(method: str) -> tuple[str, bool, str]:
+    """A method's search (RS or SH), whether it stops early, and its checks' evaluation."""
+    evaluation = "auto"
+    for suffix, name in _EVALUATION_SUFFIX.items():
+        if method.endswith(suffix):
+            method, evaluation = method.removesuffix(suffix), name
+    return method.removesuffix("+ES"), method.endswith("+ES"), evaluation
+
+
 def _run_method(
     method: str,
     svm_configs: pd.DataFrame,
     data: tuple[Any, ...],
     make_plain: Callable[..., Any],
-    make_es: Callable[[pd.Series], Any],
+    make_es: Callable[..., Any],
     recorded: list[_RecordingFit],
     random_state: int | None,
 ) -> dict[str, Any]:
     """One HPO method's search on the fold ``data``, as a row of :data:`HPO_COLUMNS`."""
-    search, uses_es = method.removesuffix("+ES"), method.endswith("+ES")
+    search, uses_es, evaluation = _method_parts(method)
     X_val, y_val = data[2], data[3]
     recorded.clear()
     kwargs: dict[str, Any] = {}
@@ -268,8 +296,12 @@ def _run_method(
         kwargs["fit_params"] = {"X_val": X_val, "y_val": y_val}
     if search == "SH":
         kwargs["random_state"] = random_state
+
+    def make(row: pd.Series) -> Any:
+        return make_es(row, evaluation) if uses_es else make_plain(row)
+
     run = random_search if search == "RS" else successive_halving
-    result: SearchResult = run(make_es if uses_es else make_plain, svm_configs, *data, **kwargs)
+    result: SearchResult = run(make, svm_configs, *data, **kwargs)
     overhead = _es_overhead_seconds(recorded, result.trials, make_plain) if uses_es else 0.0
     stopped = result.trials["stopped_early"]
     return {
@@ -341,14 +373,15 @@ def e3_scores(per_fold: pd.DataFrame, beta: float = 0.995) -> pd.DataFrame:
     return out.reset_index(drop=True)
 
 
-def _make_solver(solver: str, *, C: float, gamma: float, tol: float, max_iter: int) -> Any:
-    if solver == "libsvm":
+def make_solver(solver: str, *, C: float, gamma: float, tol: float, max_iter: int) -> Any:
+    """Appendix A's unfitted estimator for ``solver`` (one of :data:`SOLVERS`), RBF kernel."""
+    if solver in _LIBSVM_SHRINKING:
         return SVC(
             kernel="rbf",
             C=C,
             gamma=gamma,
             tol=tol,
-            shrinking=False,
+            shrinking=_LIBSVM_SHRINKING[solver],
             cache_size=LIBSVM_CACHE_MB,
             max_iter=max_iter,
         )
@@ -369,9 +402,10 @@ def compare_solvers(
 ) -> pd.DataFrame:
     """Appendix A on one fold: iterations, seconds and test accuracy of each SMO solver.
 
-    ``'keerthi'``, ``'fan_plain'`` and ``'fan'`` are ``SMOClassifier``'s
-    solvers; ``'libsvm'`` is scikit-learn's ``SVC`` without shrinking and with
-    a cache of :data:`LIBSVM_CACHE_MB` MB. Each solver is fitted once on a few
+    ``'keerthi_own_rule'``, ``'keerthi'``, ``'fan_plain'`` and ``'fan'`` are
+    ``SMOClassifier``'s solvers; ``'libsvm'`` and ``'libsvm_shrinking'`` are
+    scikit-learn's ``SVC`` without and with shrinking, both with a cache of
+    :data:`LIBSVM_CACHE_MB` MB (only shrinking differs). Each solver is fitted once on a few
     rows before its timed fit, so compilation (numba) and first-call set-up are
     excluded. Returns ``solver, n_iter, seconds, test_accuracy, max_iter_reached``.
     """
@@ -382,7 +416,7 @@ def compare_solvers(
     tiny = _tiny_slice(y_tr)
     rows = []
     for solver in solvers:
-        make = lambda s=solver: _make_solver(s, C=C, gamma=gamma, tol=tol, max_iter=max_iter)  # noqa: E731
+        make = lambda s=solver: make_solver(s, C=C, gamma=gamma, tol=tol, max_iter=max_iter)  # noqa: E731
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             make().fit(X_tr[tiny], y_tr[tiny])

@@ -37,15 +37,14 @@ from esmo.solver.tracking import (
     INCREMENTAL,
     LIMIT,
     N_ACTIVE,
-    N_INCREMENTAL,
     NEXT_EVENT,
     NO_CONFIGS,
     Tracker,
     check_bounds,
-    deadline_after,
     make_tracker,
     next_multiple,
     record_check,
+    start_configuration,
 )
 
 #: the early-stopping metrics Pegasos reads (validation accuracy, mean hinge loss)
@@ -116,16 +115,7 @@ def start_pegasos_tracking(tr, n_steps):
     acc0 = np.mean(tr.positive[:n_val]) if n_val > 0 else np.nan
     tacc0 = np.mean(tr.positive[n_val:]) if m > n_val else np.nan
     for c in range(n_cfg):
-        tr.deadline[c] = deadline_after(0, tr.patience[c], tr.interval[c], n_steps + 1)
-        tr.n_using[np.searchsorted(tr.intervals, tr.interval[c]), INCREMENTAL] += 1
-        tr.counters[N_INCREMENTAL] += 1
-        tr.best_obj[c] = 0.0 if tr.higher[tr.metric[c]] else np.inf
-        tr.out_iter[c, 0] = -1
-        tr.out_iter[c, 1] = 0
-        tr.out_acc[c, 0] = np.nan
-        tr.out_acc[c, 1] = np.nan
-        tr.out_acc[c, 2] = acc0
-        tr.out_acc[c, 3] = tacc0
+        start_configuration(tr, c, 0, INCREMENTAL, acc0, tacc0)
     tr.counters[NEXT_EVENT] = next_multiple(tr, 0, INCREMENTAL)
     check_bounds(tr)
 

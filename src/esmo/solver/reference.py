@@ -9,7 +9,8 @@ clipping (``Solver::Solve`` in LIBSVM's ``svm.cpp``), and its bias
 (``Solver::calculate_rho``). They differ only in how the working set is chosen:
 
 * :func:`keerthi_smo` takes the maximal violating pair (Keerthi et al., 2001),
-  the first-order rule, on a precomputed kernel matrix;
+  the first-order rule, on a precomputed kernel matrix; it stops on LIBSVM's
+  rule or, as an option, on Keerthi et al.'s own (:data:`KEERTHI_STOPPING_RULES`);
 * :func:`plain_fan_smo` takes Fan, Chen and Lin's (2005) second-order rule
   (WSS 2) and computes each kernel row when it needs it, as the thesis's
   unoptimised version did. In exact arithmetic it visits the same working sets
@@ -29,6 +30,12 @@ from esmo.solver.inputs import as_problem
 from esmo.solver.params import SolverParams
 from esmo.solver.result import SolverResult
 from esmo.solver.working_set import TAU
+
+#: :func:`keerthi_smo`'s stopping rules. ``"libsvm"``: ``m(a) - M(a) < tol`` and
+#: LIBSVM's bias, as every other solver here. ``"keerthi"``: Keerthi et al.'s
+#: (2001) approximate optimality ``b_low <= b_up + 2 tol`` (a violation bound
+#: twice LIBSVM's, met with equality too) and their threshold ``(b_low + b_up) / 2``.
+KEERTHI_STOPPING_RULES = ("libsvm", "keerthi")
 
 
 def _check_problem(
@@ -138,13 +145,20 @@ def _calculate_rho(alpha: np.ndarray, G: np.ndarray, y: np.ndarray, C: float) ->
 
 
 def _finish(
-    alpha: np.ndarray, G: np.ndarray, y: np.ndarray, C: float, n_iter: int, hit_limit: bool
+    alpha: np.ndarray,
+    G: np.ndarray,
+    y: np.ndarray,
+    C: float,
+    n_iter: int,
+    hit_limit: bool,
+    rho: float | None = None,
 ) -> SolverResult:
+    """The result at ``alpha``; ``rho`` defaults to LIBSVM's bias."""
     # G = Qa - e, so 0.5 a'Qa - e'a = 0.5 a'(G - e); no kernel matrix needed.
     objective = float(0.5 * alpha @ (G - 1.0))
     return SolverResult(
         alpha=alpha,
-        rho=_calculate_rho(alpha, G, y, C),
+        rho=_calculate_rho(alpha, G, y, C) if rho is None else rho,
         n_iter=n_iter,
         max_iter_reached=hit_limit,
         stopped_early=False,
@@ -152,19 +166,54 @@ def _finish(
     )
 
 
-def keerthi_smo(X: np.ndarray, y: np.ndarray, **solver_params: object) -> SolverResult:
+def keerthi_bounds(
+    alpha: np.ndarray, G: np.ndarray, y: np.ndarray, C: float
+) -> tuple[float, float]:
+    """Keerthi et al.'s ``(b_up, b_low)`` at ``alpha``, from the gradient ``G = Qa - e``.
+
+    With ``F_i = sum_j a_j y_j K_ij - y_i = y_i G_i``, ``b_up = min F`` over
+    ``I_0 u I_1 u I_2`` (free, or at a bound from which ``F_i >= b`` is
+    required) and ``b_low = max F`` over ``I_0 u I_3 u I_4``. These sets are
+    LIBSVM's ``I_up`` and ``I_low``, so ``b_up = -m(a)``, ``b_low = -M(a)`` and
+    ``b_low - b_up = m(a) - M(a)``, the maximal violation.
+    """
+    i_up, i_low = _up_low_masks(alpha, y, C)
+    m, M = _violation_bounds(-y * G, i_up, i_low)
+    return -m, -M
+
+
+def keerthi_smo(
+    X: np.ndarray, y: np.ndarray, *, stopping: str = "libsvm", **solver_params: object
+) -> SolverResult:
     """Keerthi et al.'s (2001) SMO with maximal-violating-pair selection.
 
     Each iteration updates the pair ``i = argmax_{I_up} -y G``,
     ``j = argmin_{I_low} -y G`` (first-order information only), which is why it
-    usually needs more iterations than Fan et al.'s second-order rule. The
-    kernel matrix is precomputed once; memory grows as ``n_samples**2``.
+    usually needs more iterations than Fan et al.'s second-order rule. This is
+    the paper's "worst violating pair" (its modification 2) taken over all
+    samples at every step, as Fan et al. (2005, WSS 1) state it, not through
+    Platt's examine-all/examine-free loops. The kernel matrix is precomputed
+    once; memory grows as ``n_samples**2``.
+
+    ``stopping`` (:data:`KEERTHI_STOPPING_RULES`) picks the end:
+
+    * ``"libsvm"`` (default): ``m(a) - M(a) < tol`` and LIBSVM's bias, the rule
+      of every other solver in esmo, so only the working set differs;
+    * ``"keerthi"``: Keerthi et al.'s own, ``b_low <= b_up + 2 tol``
+      (:func:`keerthi_bounds`), and their threshold ``rho = (b_low + b_up) / 2``.
+      The same ``tol`` allows twice LIBSVM's violation, so it stops sooner.
 
     ``X`` has one row per sample, ``y`` labels in {-1, +1}; ``solver_params`` are
     the fields of :class:`~esmo.solver.params.SolverParams` (``kernel, C, gamma,
     tol, max_iter``; the kernel-store ones are not used), with the same meaning
     and defaults as for :func:`esmo.solver.smo.solve_smo`.
     """
+    if stopping not in KEERTHI_STOPPING_RULES:
+        raise ValueError(
+            f"stopping must be one of {list(KEERTHI_STOPPING_RULES)}, got {stopping!r}: "
+            "'libsvm' is m(a) - M(a) < tol, 'keerthi' is Keerthi et al.'s b_low <= b_up + 2 tol"
+        )
+    own_rule = stopping == "keerthi"
     X, y, params, max_iter = _check_problem(X, y, **solver_params)
     kernel, C, gamma, tol = params.kernel, params.C, params.gamma, params.tol
     K = linear_kernel(X) if kernel == "linear" else rbf_kernel(X, gamma=gamma)
@@ -177,7 +226,8 @@ def keerthi_smo(X: np.ndarray, y: np.ndarray, **solver_params: object) -> Solver
         i_up, i_low = _up_low_masks(alpha, y, C)
         minus_yg = -y * G
         m, M = _violation_bounds(minus_yg, i_up, i_low)
-        if m - M < tol:
+        # b_low - b_up = m - M (keerthi_bounds)
+        if (m - M <= 2.0 * tol) if own_rule else (m - M < tol):
             break
         if n_iter >= max_iter:
             hit_limit = True
@@ -191,7 +241,9 @@ def keerthi_smo(X: np.ndarray, y: np.ndarray, **solver_params: object) -> Solver
         # Q[:, t] = y * y_t * K[:, t]
         G += y * (K[:, i] * (y[i] * d_i) + K[:, j] * (y[j] * d_j))
         n_iter += 1
-    return _finish(alpha, G, y, C, n_iter, hit_limit)
+    # Keerthi et al.'s threshold b = (b_up + b_low) / 2 is LIBSVM's rho: f = sum a y K - rho
+    rho = -(m + M) / 2 if own_rule else None
+    return _finish(alpha, G, y, C, n_iter, hit_limit, rho)
 
 
 def _kernel_row(X: np.ndarray, t: int, kernel: str, gamma: float) -> np.ndarray:

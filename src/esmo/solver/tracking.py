@@ -3,8 +3,10 @@
 K configurations (protocol section 5) are tracked at once, each a state
 machine: every ``interval`` (r) iterations it reads its objective (validation
 accuracy, or mean hinge loss) at the current iterate; an improvement by more
-than its ``tol`` resets its patience, and it stops at its ``patience + 1``-th
-check without one. Early stopping never changes the SMO path, only where it
+than its ``tol`` resets its patience, and it stops at its ``patience``-th
+check without one (its ``patience + 1``-th under the ``text`` rule; the two
+rules, :data:`esmo.early_stopping.RULES`, also differ in where checks fall and
+in the baseline). Early stopping never changes the SMO path, only where it
 ends, so one run yields every configuration's stop exactly.
 
 Per iteration the validation and test decision values ``S`` (without ``rho``)
@@ -23,7 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from esmo.early_stopping import METRICS, EarlyStoppingSet
+from esmo.early_stopping import METRICS, RULES, EarlyStoppingSet
 from esmo.solver.compile import jit
 from esmo.solver.rho import calculate_rho
 
@@ -35,6 +37,8 @@ INCREMENTAL, FRESH = 0, 1
 # objects come after them (EarlyStoppingSet.custom_metrics), read at fresh checks only
 ACCURACY, HINGE, MDL_LOGISTIC, SMOOTHED_ERROR, F_MEASURE = 0, 1, 2, 3, 4
 N_BUILT_IN = len(METRICS)
+# the default rule's code (an index into esmo.early_stopping.RULES); the other is "text"
+PUBLISHED = RULES.index("published")
 
 #: The sigmoid's sharpness of the smoothed error and F-measure, t in theta_1 = t / sigma
 #: (the gradient-tuning paper's direct method; gradient-hpo-protocol.md section 2).
@@ -50,6 +54,11 @@ class Tracker(NamedTuple):
     reads it), for the per-check hook. ``linear_term`` is the dual's ``p``,
     which the description length needs to read ``f`` off the gradient. ``best_alpha[keep_row[c]]`` and ``best_rho[c]`` hold the best
     iterate of every configuration with ``keep_row[c] >= 0`` (``restore_best``).
+    Configuration ``c`` checks at the iterations ``n`` with ``n % interval[c] ==
+    phase[c]`` (phase 1 % r under the published rule: after iterations 1, r + 1,
+    ...); ``schedules`` holds each distinct ``(interval, phase)`` once,
+    ``schedule[c]`` is the row of ``c``'s, and ``n_using`` counts per row and
+    kind the running configurations that check on it.
     """
 
     y_eval: np.ndarray
@@ -59,13 +68,16 @@ class Tracker(NamedTuple):
     tol: np.ndarray
     interval: np.ndarray
     metric: np.ndarray
+    published: np.ndarray
+    phase: np.ndarray
     keep_row: np.ndarray
     S: np.ndarray
     best_obj: np.ndarray
     deadline: np.ndarray
     active: np.ndarray
     fresh: np.ndarray
-    intervals: np.ndarray
+    schedules: np.ndarray
+    schedule: np.ndarray
     n_using: np.ndarray
     out_iter: np.ndarray
     out_acc: np.ndarray
@@ -113,7 +125,13 @@ def _new_tracker(
     k = len(configs)
     n = linear_term.shape[0]
     keep_row = np.where(configs.restore_best, np.cumsum(configs.restore_best) - 1, -1)
-    intervals = np.unique(configs.interval) if k else np.ones(1, dtype=np.int64)
+    published = configs.rule == PUBLISHED
+    phase = np.where(published, 1 % configs.interval, 0).astype(np.int64)
+    if k:
+        pairs = np.stack([configs.interval, phase], axis=1)
+        schedules, schedule = np.unique(pairs, axis=0, return_inverse=True)
+    else:
+        schedules, schedule = np.ones((1, 2), dtype=np.int64), np.zeros(0, dtype=np.int64)
     return Tracker(
         y_eval=y_eval,
         positive=y_eval > 0.0,
@@ -122,14 +140,17 @@ def _new_tracker(
         tol=configs.tol,
         interval=configs.interval,
         metric=configs.metric,
+        published=published,
+        phase=phase,
         keep_row=keep_row.astype(np.int64),
         S=np.zeros(y_eval.shape[0]),
         best_obj=np.empty(k),
         deadline=np.empty(k, dtype=np.int64),
         active=np.ones(k, dtype=np.bool_),
         fresh=np.asarray(fresh, dtype=np.bool_),
-        intervals=intervals,
-        n_using=np.zeros((intervals.shape[0], 2), dtype=np.int64),
+        schedules=np.ascontiguousarray(schedules, dtype=np.int64),
+        schedule=np.ascontiguousarray(schedule.ravel(), dtype=np.int64),
+        n_using=np.zeros((schedules.shape[0], 2), dtype=np.int64),
         out_iter=np.empty((k, 2), dtype=np.int64),
         out_acc=np.empty((k, 4)),
         best_alpha=np.zeros((int(np.count_nonzero(configs.restore_best)), n)),
@@ -156,9 +177,19 @@ NO_TRACKING = _new_tracker(NO_CONFIGS, np.empty(0), 0, np.empty(0), True, np.emp
 
 
 @jit(inline="always")
-def deadline_after(start, patience, interval, limit):
-    """``start + (patience + 1) interval``, or ``limit`` (never reached) when that is beyond it."""
-    if patience >= (limit - start) // interval:
+def deadline_after(start, patience, interval, limit, published):
+    """The check at which a configuration stops if none after ``start`` improves.
+
+    ``start + patience * interval`` under the published rule (``patience = 0``:
+    never), ``start + (patience + 1) * interval`` under the text rule; ``limit``
+    (never reached) when that is beyond it.
+    """
+    room = (limit - start) // interval  # checks before the limit; no "patience + 1" overflow
+    if published:
+        if patience == 0 or patience > room:
+            return limit
+        return start + patience * interval
+    if patience >= room:
         return limit
     return start + (patience + 1) * interval
 
@@ -211,9 +242,8 @@ def start_tracking(tr, y, G, status, max_iter, n_iter):
     """Set every configuration at iteration ``n_iter``: deadlines, the start values, bounds.
 
     A run from ``a = 0`` starts at 0 with ``S = 0``; a warm-started one at its
-    state's count, with ``S`` computed for its alphas. Checks stay at the
-    multiples of each interval, so a configuration's patience counts from the
-    last multiple at or before the start.
+    state's count, with ``S`` computed for its alphas. Checks keep their
+    schedule (:class:`Tracker`) across a warm start.
 
     Without configurations nothing is written: the run shares :data:`NO_TRACKING`.
     """
@@ -226,31 +256,51 @@ def start_tracking(tr, y, G, status, max_iter, n_iter):
     acc0 = eval_accuracy(tr.S, tr.y_eval, 0, tr.n_val, rho0)  # NaN without validation data
     tacc0 = eval_accuracy(tr.S, tr.y_eval, tr.n_val, m, rho0)
     for c in range(n_cfg):
-        start = n_iter // tr.interval[c] * tr.interval[c]
-        tr.deadline[c] = deadline_after(start, tr.patience[c], tr.interval[c], max_iter + 1)
-        kind = FRESH if tr.fresh[c] else INCREMENTAL
-        tr.n_using[np.searchsorted(tr.intervals, tr.interval[c]), kind] += 1
-        tr.counters[N_INCREMENTAL] += kind == INCREMENTAL
-        tr.best_obj[c] = 0.0 if tr.higher[tr.metric[c]] else np.inf
+        start_configuration(tr, c, n_iter, FRESH if tr.fresh[c] else INCREMENTAL, acc0, tacc0)
         tr.best_rho[c] = rho0
-        tr.out_iter[c, 0] = -1
-        tr.out_iter[c, 1] = n_iter
-        tr.out_acc[c, 0] = np.nan
-        tr.out_acc[c, 1] = np.nan
-        tr.out_acc[c, 2] = acc0
-        tr.out_acc[c, 3] = tacc0
     tr.counters[NEXT_EVENT] = next_multiple(tr, n_iter, INCREMENTAL)
     tr.counters[NEXT_FRESH] = next_multiple(tr, n_iter, FRESH)
     check_bounds(tr)
 
 
 @jit
+def start_configuration(tr, c, n_iter, kind, acc0, tacc0):
+    """Configuration ``c`` running from iteration ``n_iter`` with its baseline and deadline.
+
+    Published rule: the baseline is -inf (+inf for a metric that improves
+    downwards), so the first check always improves and sets it; no deadline
+    before it. Text rule: the baseline is an accuracy of 0 (+inf) at the last
+    check point at or before ``n_iter``, so patience counts from there.
+    ``acc0`` and ``tacc0`` are the start iterate's accuracies: its outcome if
+    no check ever improves.
+    """
+    limit = tr.counters[LIMIT]
+    r = tr.interval[c]
+    if tr.published[c]:
+        tr.deadline[c] = limit
+        tr.best_obj[c] = -np.inf if tr.higher[tr.metric[c]] else np.inf
+    else:
+        tr.deadline[c] = deadline_after(n_iter // r * r, tr.patience[c], r, limit, False)
+        tr.best_obj[c] = 0.0 if tr.higher[tr.metric[c]] else np.inf
+    tr.n_using[tr.schedule[c], kind] += 1
+    tr.counters[N_INCREMENTAL] += kind == INCREMENTAL
+    tr.out_iter[c, 0] = -1
+    tr.out_iter[c, 1] = n_iter
+    tr.out_acc[c, 0] = np.nan
+    tr.out_acc[c, 1] = np.nan
+    tr.out_acc[c, 2] = acc0
+    tr.out_acc[c, 3] = tacc0
+
+
+@jit
 def next_multiple(tr, n_iter, kind):
-    """The next check of ``kind`` after ``n_iter``: the next multiple of an interval in use."""
+    """The next check of ``kind`` after ``n_iter``: the next ``n = phase (mod interval)`` in use."""
     next_event = tr.counters[LIMIT]
-    for u in range(tr.intervals.shape[0]):
+    schedules = tr.schedules
+    for u in range(schedules.shape[0]):
         if tr.n_using[u, kind] > 0:
-            next_event = min(next_event, (n_iter // tr.intervals[u] + 1) * tr.intervals[u])
+            r, phase = schedules[u, 0], schedules[u, 1]
+            next_event = min(next_event, ((n_iter - phase) // r + 1) * r + phase)
     return next_event
 
 
@@ -280,7 +330,11 @@ def record_check(tr, n_iter, objectives, tacc, rho, alpha, kind):
     """
     limit = tr.counters[LIMIT]
     for c in range(tr.patience.shape[0]):
-        if not tr.active[c] or tr.fresh[c] != (kind == FRESH) or n_iter % tr.interval[c] != 0:
+        if (
+            not tr.active[c]
+            or tr.fresh[c] != (kind == FRESH)
+            or (n_iter - tr.phase[c]) % tr.interval[c] != 0
+        ):
             continue
         obj = objectives[tr.metric[c]]
         if tr.higher[tr.metric[c]]:
@@ -289,7 +343,9 @@ def record_check(tr, n_iter, objectives, tacc, rho, alpha, kind):
             improved = tr.best_obj[c] - obj > tr.tol[c]
         if improved:
             tr.best_obj[c] = obj
-            tr.deadline[c] = deadline_after(n_iter, tr.patience[c], tr.interval[c], limit)
+            tr.deadline[c] = deadline_after(
+                n_iter, tr.patience[c], tr.interval[c], limit, tr.published[c]
+            )
             tr.out_iter[c, 1] = n_iter
             tr.out_acc[c, 2] = objectives[ACCURACY]
             tr.out_acc[c, 3] = tacc
@@ -300,7 +356,7 @@ def record_check(tr, n_iter, objectives, tacc, rho, alpha, kind):
             tr.active[c] = False
             tr.counters[N_ACTIVE] -= 1
             tr.counters[N_INCREMENTAL] -= kind == INCREMENTAL
-            tr.n_using[np.searchsorted(tr.intervals, tr.interval[c]), kind] -= 1
+            tr.n_using[tr.schedule[c], kind] -= 1
             tr.out_iter[c, 0] = n_iter
             tr.out_acc[c, 0] = objectives[ACCURACY]
             tr.out_acc[c, 1] = tacc

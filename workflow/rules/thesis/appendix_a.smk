@@ -1,12 +1,15 @@
 """Appendix A: Keerthi's SMO, plain Fan, esmo and LIBSVM at fixed hyperparameters, timed.
 
+Keerthi's SMO runs on its own stopping rule and on LIBSVM's, LIBSVM with
+shrinking (the thesis's) and without (esmo's algorithm): ``thesis.appendix_a.solvers``.
+
 Timed jobs ask for every core of the machine (``threads: workflow.cores``),
 so a local run never times them beside another job.
 """
 
 
 rule appendix_a_run:
-    """Keerthi's SMO, plain Fan, esmo and LIBSVM at appendix A's hyperparameters, one run."""
+    """Appendix A's solvers (``thesis.appendix_a.solvers``) at its hyperparameters, one run."""
     input:
         data="results/data/{dataset}.npz",
         splits="results/splits/{dataset}.npz",
@@ -32,17 +35,28 @@ rule appendix_a_run:
 
 
 rule appendix_a_summary:
-    """Fig A.1 and the table of iterations, seconds and accuracy per solver."""
+    """Fig A.1, the runs, the per-solver summary beside the thesis, the thesis's orderings."""
     input:
-        expand(
+        runs=expand(
             "results/appendix_a/runs/{dataset}/fold{fold}.csv",
             dataset=THESIS["datasets"]["appendix_a"],
             fold=range(THESIS["splits"]["runs"]),
         ),
+        thesis=workflow.source_path("../../data/thesis/thesis_values.csv"),
     output:
         table=report(
             "results/appendix_a/solvers.csv",
             caption="../../report/thesis/appendix_a_table.rst",
+            category="Appendix A",
+        ),
+        summary=report(
+            "results/appendix_a/summary.csv",
+            caption="../../report/thesis/appendix_a_summary.rst",
+            category="Appendix A",
+        ),
+        orderings=report(
+            "results/appendix_a/orderings.csv",
+            caption="../../report/thesis/appendix_a_orderings.rst",
             category="Appendix A",
         ),
         pdf="results/appendix_a/figures/solvers.pdf",
@@ -61,3 +75,9 @@ rule appendix_a_summary:
         runtime=10,
     script:
         "../../scripts/thesis/appendix_a_summary.py"
+
+
+rule appendix_a:
+    """Appendix A only: the solver runs, their summary beside the thesis, the orderings, fig A.1."""
+    input:
+        rules.appendix_a_summary.output,

@@ -177,6 +177,7 @@ def e3_e4_products():
         + illustrations
         + [
             "results/appendix_a/figures/solvers.png",
+            "results/e4/wins_by_patience.csv",
             "results/reproduction.csv",
             "results/reproduction.html",
         ]

@@ -11,7 +11,7 @@ wildcard_constraints:
 
 
 rule hpo_methods:
-    """RS, RS+ES, SH and SH+ES on one dataset and run, each really run and timed."""
+    """RS, RS+ES, SH and SH+ES (and the ES ones under the thesis's cost model) on one run, timed."""
     input:
         data="results/data/{dataset}.npz",
         splits="results/splits/{dataset}.npz",
@@ -31,6 +31,8 @@ rule hpo_methods:
         group=lambda wildcards: {"e3": "high", "e4": "r"}[wildcards.hpo],
         n_configs=THESIS["hpo"]["n_configs"],
         seed=THESIS["hpo"]["seed"],
+        methods=THESIS["hpo"]["methods"],
+        rule=THESIS["early_stopping_rule"],
         max_iter=config["solver"]["max_iter"],
         normalise=config["datasets"]["normalise"],
     script:

@@ -2,20 +2,29 @@
 
 
 rule reproduction:
-    """Thesis values (workflow/data/thesis/thesis_values.csv) joined with this run's results."""
+    """Thesis values and claims beside this run's, each judged: reproduced, explained or not."""
     input:
         thesis=workflow.source_path("../../data/thesis/thesis_values.csv"),
+        explanations=workflow.source_path("../../data/thesis/explanations.csv"),
         e1_selection="results/e1/selection.csv",
         table_5_1="results/e1/table_5_1.csv",
+        table_5_2="results/e1/table_5_2.csv",
+        wins="results/e1/wins.csv",
         wilcoxon="results/e1/wilcoxon.csv",
         e4_selection="results/e4/selection.csv",
         e3_scores="results/e3/scores.csv",
         e4_scores="results/e4/scores.csv",
         solvers="results/appendix_a/solvers.csv",
+        orderings="results/appendix_a/orderings.csv",
     output:
         table=report(
             "results/reproduction.csv",
             caption="../../report/thesis/reproduction.rst",
+            category="Reproduction",
+        ),
+        claims=report(
+            "results/reproduction_claims.csv",
+            caption="../../report/thesis/reproduction_claims.rst",
             category="Reproduction",
         ),
         html=report(

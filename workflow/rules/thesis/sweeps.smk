@@ -44,6 +44,7 @@ rule sweep:
         max_iter=config["solver"]["max_iter"],
         cache_size_mb=config["solver"]["cache_size_mb"],
         normalise=config["datasets"]["normalise"],
+        rule=THESIS["early_stopping_rule"],
     script:
         "../../scripts/thesis/sweep.py"
 
@@ -74,6 +75,7 @@ use rule sweep as sweep_shared with:
         max_iter=config["solver"]["max_iter"],
         cache_size_mb=config["solver"]["cache_size_mb"],
         normalise=config["datasets"]["normalise"],
+        rule=THESIS["early_stopping_rule"],
 
 
 rule random_search:

@@ -17,8 +17,14 @@ with job_log(snakemake.log[0], "HPO methods"):
     # j_high of E1's selection (E3) or j_r of E4's, both RBF and accuracy
     chosen = selected_configuration(pd.read_csv(snakemake.input.selection), p.group)
     es_config = {key: chosen[key] for key in ("patience", "es_tol", "interval")}
+    es_config["rule"] = p.rule
     table = run_hpo_methods(
-        *parts, configs, es_config, max_iter=p.max_iter, random_state=p.seed + fold
+        *parts,
+        configs,
+        es_config,
+        methods=p.methods,
+        max_iter=p.max_iter,
+        random_state=p.seed + fold,
     )
     table = table.assign(
         dataset=snakemake.wildcards.dataset, fold=fold, es_id=int(chosen["es_id"]), **es_config

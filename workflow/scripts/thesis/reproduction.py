@@ -6,14 +6,22 @@ from pathlib import Path
 import pandas as pd
 
 from esmo.analysis.reproduction import (
+    e1_claims,
     es_configuration_values,
+    hpo_claims,
     hpo_values,
+    judge_claims,
+    judge_numbers,
     load_thesis_values,
     reproduction_table,
     solver_values,
+    summary_line,
+    table_5_2_values,
     to_report_html,
+    wilcoxon_values,
 )
 from esmo.analysis.scoring import selected_configuration, selected_configurations
+from esmo.analysis.solver_comparison import ordering_claims
 from esmo.experiments.job_log import job_log
 
 
@@ -40,14 +48,8 @@ with job_log(snakemake.log[0], "reproduction table"):
         ours[f"{prefix}.patience"] = float(row.patience)
         ours[f"{prefix}.es_tol"] = float(row.es_tol)
 
-    wilcoxon = pd.read_csv(inp.wilcoxon)
-    wilcoxon = wilcoxon[wilcoxon["metric"] == "accuracy"]
-    for kernel, part in wilcoxon.groupby("kernel"):
-        ours[f"wilcoxon.{kernel}.n_rejected"] = float(part["reject"].sum())
-    best = wilcoxon.sort_values(["statistic", "pvalue"], ascending=[False, True]).iloc[0]
-    ours["wilcoxon.max_statistic"] = float(best["statistic"])
-    ours["wilcoxon.p_value_at_max_statistic"] = float(best["pvalue"])
-    ours["wilcoxon.holm_p_adj_at_max_statistic"] = float(best["pvalue_adj"])
+    ours |= table_5_2_values(pd.read_csv(inp.table_5_2))
+    ours |= wilcoxon_values(pd.read_csv(inp.wilcoxon))
 
     ours |= hpo_values(pd.read_csv(inp.e3_scores), "e3")
     ours |= hpo_values(pd.read_csv(inp.e4_scores), "e4")
@@ -57,7 +59,20 @@ with job_log(snakemake.log[0], "reproduction table"):
     unmatched = sorted(set(ours) - set(thesis["key"]))
     if unmatched:
         logging.info("no thesis value for %d keys: %s", len(unmatched), unmatched)
+    explanations = pd.read_csv(inp.explanations)
     table = reproduction_table(thesis, {k: v for k, v in ours.items() if k not in unmatched})
-    table.to_csv(snakemake.output.table, index=False)
-    Path(snakemake.output.html).write_text(to_report_html(table))
-    logging.info("%d of %d thesis values reproduced", table["ours"].notna().sum(), len(table))
+    numbers = judge_numbers(table, explanations)
+    claims = pd.concat(
+        [
+            e1_claims(pd.read_csv(inp.wins)),
+            hpo_claims({"e3": pd.read_csv(inp.e3_scores), "e4": pd.read_csv(inp.e4_scores)}),
+            ordering_claims(pd.read_csv(inp.orderings)),
+        ],
+        ignore_index=True,
+    )
+    claims = judge_claims(claims, explanations)
+    numbers.to_csv(snakemake.output.table, index=False)
+    claims.to_csv(snakemake.output.claims, index=False)
+    summary = summary_line(numbers, claims)
+    Path(snakemake.output.html).write_text(to_report_html(numbers, claims, summary))
+    logging.info("%s", summary)

@@ -37,6 +37,7 @@ with job_log(snakemake.log[0], "sweep"):
         cache_size_mb=snakemake.params.cache_size_mb,
         dataset=wc.dataset,
         fold=fold,
+        rule=snakemake.params.rule,
     )
     for table, path in zip(tables, snakemake.output, strict=True):
         table.to_csv(path, index=False)
