@@ -1,4 +1,4 @@
-"""One training job (esmo.experiments.sweep_jobs.sweep_chunk) against separate sweeps per configuration."""
+"""Training jobs (esmo.experiments.sweep_jobs) against separate sweeps per configuration and table."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from conftest import DATASETS
 
 from esmo.analysis.scoring import REFERENCE_ES_ID
 from esmo.early_stopping import EarlyStopping
-from esmo.experiments.sweep_jobs import COLUMNS, sweep_chunk
+from esmo.experiments.sweep_jobs import COLUMNS, sweep_chunk, sweep_chunk_tables
 from esmo.solver.sweep import sweep_early_stopping
 
 X, Y = DATASETS["synthetic"]
@@ -76,3 +76,28 @@ def test_job_without_svm_configurations_is_an_error():
             dataset="syn",
             fold=0,
         )
+
+
+def test_tables_tracked_together_equal_tables_tracked_alone():
+    """E1's and E4's tables in one run per SVM configuration: each equals its own job's table."""
+    interval = pd.DataFrame(
+        {
+            "es_id": [0, 1, 2, 3],
+            "patience": [2, 1, 30, 5],
+            "es_tol": [0.0, 1e-2, 1e-4, 0.0],
+            "interval": [1, 7, 4, 64],
+        }
+    )
+    tables = [(ES, METRICS), (interval, ("accuracy",))]
+    kwargs = dict(kernel="rbf", max_iter=100_000, dataset="syn", fold=2)
+    together = sweep_chunk_tables(FOLD, SVM, tables, **kwargs)
+    assert len(together) == len(tables)
+    for table, (es, metrics) in zip(together, tables, strict=True):
+        alone = sweep_chunk(FOLD, SVM, es, metrics=metrics, **kwargs)
+        pd.testing.assert_frame_equal(table, alone, check_exact=True)
+        assert table.stopped_early.any()
+
+
+def test_job_without_es_tables_is_an_error():
+    with pytest.raises(ValueError, match="es_tables is empty"):
+        sweep_chunk_tables(FOLD, SVM, [], kernel="rbf", max_iter=10, dataset="syn", fold=0)

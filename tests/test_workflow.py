@@ -54,6 +54,17 @@ def test_dry_run_of_the_full_config(tmp_path):
     assert counts["make_blobs"] == 7
     assert counts["make_splits"] == 15
     assert counts["sample_svm_configs"] == 2
+    # one job per (dataset, kernel, run): E1's RBF runs serve E1's and E4's tables at once
+    # (6 datasets x 5 runs); E1's linear runs and E2's blobs track one table (13 x 5)
+    assert counts["sweep_shared"] == 30 and counts["sweep"] == 65
+
+
+def test_chunk_size_fans_the_sweeps_out(tmp_path):
+    """A cluster sets a smaller chunk: 400 SVM configurations in chunks of 50 are 8 jobs a run."""
+    chunks = tmp_path / "chunks.yaml"
+    chunks.write_text(yaml.safe_dump({"thesis": {"sweeps": {"chunk_size": 50}}}))
+    counts = planned_jobs(tmp_path, "e1_e2", "--configfile", str(chunks))
+    assert counts["sweep_shared"] == 8 * 30 and counts["sweep"] == 8 * 65
 
 
 def test_half_targets_split_the_reproduction(tmp_path):

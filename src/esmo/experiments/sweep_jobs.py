@@ -2,8 +2,10 @@
 
 Early stopping never changes the SMO path, only where it ends (protocol §5), so
 each SVM configuration is trained once to convergence while every
-early-stopping configuration, for every objective, is tracked inside that run.
-The job's output is a tidy table that the scoring module aggregates.
+early-stopping configuration, for every objective, is tracked inside that run;
+configurations of several tables (E1's and E4's) can share the run
+(:func:`sweep_chunk_tables`). The job's output is a tidy table per ES table
+that the scoring module aggregates.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import pandas as pd
 from esmo.analysis.scoring import REFERENCE_ES_ID
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.solver.params import SolverParams
-from esmo.solver.sweep import sweep_early_stopping
+from esmo.solver.sweep import SweepResult, sweep_early_stopping
 
 #: Columns of a training-job table, in order (docs/architecture.md).
 COLUMNS = [
@@ -86,23 +88,60 @@ def sweep_chunk(
     configuration is tracked once per objective in ``metrics``, under the
     stopping ``rule`` (:data:`esmo.early_stopping.RULES`).
     """
+    (table,) = sweep_chunk_tables(
+        fold_data,
+        svm_configs,
+        [(es_configs, metrics)],
+        kernel=kernel,
+        max_iter=max_iter,
+        dataset=dataset,
+        fold=fold,
+        cache_size_mb=cache_size_mb,
+        rule=rule,
+    )
+    return table
+
+
+def sweep_chunk_tables(
+    fold_data: tuple[np.ndarray, ...],
+    svm_configs: pd.DataFrame,
+    es_tables: Sequence[tuple[pd.DataFrame, Sequence[str]]],
+    *,
+    kernel: str,
+    max_iter: int,
+    dataset: str,
+    fold: int,
+    cache_size_mb: float = SolverParams.cache_size_mb,
+    rule: str = EarlyStopping.rule,
+) -> list[pd.DataFrame]:
+    """:func:`sweep_chunk` for several ES tables at once: each SVM configuration trained once.
+
+    ``es_tables`` holds ``(es_configs, metrics)`` pairs; the result holds, in the
+    same order, the table :func:`sweep_chunk` returns for each pair (every
+    configuration under the stopping ``rule``). The SMO path
+    does not depend on what is tracked (early stopping only decides where a fit
+    ends, and each configuration reads its own state), so one run tracking every
+    table's configurations gives each table exactly its own run's rows, for one
+    training instead of one per table: E1's and E4's tables share their RBF runs.
+    """
     if svm_configs.empty:
         raise ValueError(
             "svm_configs is empty; a training job needs at least one SVM configuration."
         )
+    if not es_tables:
+        raise ValueError("es_tables is empty; pass at least one (es_configs, metrics) pair.")
     X_tr, y_tr, X_val, y_val, X_te, y_te = fold_data
-    tracked = pd.concat([es_configs.assign(metric=metric) for metric in metrics], ignore_index=True)
+    per_table = [
+        pd.concat([es.assign(metric=metric) for metric in metrics], ignore_index=True)
+        for es, metrics in es_tables
+    ]
+    # every table's configurations in one set; table t owns rows [bounds[t], bounds[t + 1])
+    tracked = pd.concat(per_table, ignore_index=True)
+    bounds = np.cumsum([0, *(len(t) for t in per_table)])
     configs = EarlyStoppingSet.of(
         tracked[["patience", "es_tol", "interval", "metric"]].assign(rule=rule)
     )
-    # per SVM configuration: one reference row per metric, then one row per
-    # tracked configuration; columns gathered as arrays, one table at the end
-    metric_col = np.concatenate([np.asarray(metrics, dtype=object), tracked["metric"].to_numpy()])
-    es_id_col = np.concatenate(
-        [np.full(len(metrics), REFERENCE_ES_ID, dtype=np.int64), tracked["es_id"].to_numpy()]
-    )
-    n_ref = len(metrics)
-    parts: dict[str, list] = {name: [] for name in _OUTCOME_COLUMNS}
+    results = []
     for row in svm_configs.itertuples(index=False):
         gamma = float(row.gamma) if kernel == "rbf" else 1.0
         result = sweep_early_stopping(
@@ -120,16 +159,56 @@ def sweep_chunk(
             X_test=X_te,
             y_test=y_te,
         )
+        results.append((int(row.config_id), result))
+    return [
+        _job_table(
+            results,
+            slice(bounds[t], bounds[t + 1]),
+            per_table[t],
+            list(metrics),
+            dataset=dataset,
+            kernel=kernel,
+            fold=fold,
+        )
+        for t, (_, metrics) in enumerate(es_tables)
+    ]
+
+
+def _job_table(
+    results: list[tuple[int, SweepResult]],
+    rows: slice,
+    tracked: pd.DataFrame,
+    metrics: list[str],
+    *,
+    dataset: str,
+    kernel: str,
+    fold: int,
+) -> pd.DataFrame:
+    """One ES table's training-job table from the sweeps' configurations ``rows``.
+
+    Per SVM configuration: one reference row per metric, then one row per tracked
+    configuration of ``tracked``; columns gathered as arrays, one table at the end.
+    """
+    metric_col = np.concatenate([np.asarray(metrics, dtype=object), tracked["metric"].to_numpy()])
+    es_id_col = np.concatenate(
+        [np.full(len(metrics), REFERENCE_ES_ID, dtype=np.int64), tracked["es_id"].to_numpy()]
+    )
+    n_ref, n_tracked = len(metrics), len(tracked)
+    parts: dict[str, list] = {name: [] for name in _OUTCOME_COLUMNS}
+    for config_id, result in results:
         ref = result.reference
+        stopped_early = result.stopped_early[rows]
         columns = {
-            "config_id": np.full(n_ref + len(configs), int(row.config_id), dtype=np.int64),
-            "n_iter": _after_reference(ref["n_iter"], result.stop_iter, n_ref),
-            "stopped_early": _after_reference(False, result.stopped_early, n_ref),
+            "config_id": np.full(n_ref + n_tracked, config_id, dtype=np.int64),
+            "n_iter": _after_reference(ref["n_iter"], result.stop_iter[rows], n_ref),
+            "stopped_early": _after_reference(False, stopped_early, n_ref),
             "max_iter_reached": _after_reference(
-                ref["max_iter_reached"], ref["max_iter_reached"] & ~result.stopped_early, n_ref
+                ref["max_iter_reached"], ref["max_iter_reached"] & ~stopped_early, n_ref
             ),
-            "val_accuracy": _after_reference(ref["val_accuracy"], result.val_accuracy, n_ref),
-            "test_accuracy": _after_reference(ref["test_accuracy"], result.test_accuracy, n_ref),
+            "val_accuracy": _after_reference(ref["val_accuracy"], result.val_accuracy[rows], n_ref),
+            "test_accuracy": _after_reference(
+                ref["test_accuracy"], result.test_accuracy[rows], n_ref
+            ),
         }
         for name, values in columns.items():
             parts[name].append(values)

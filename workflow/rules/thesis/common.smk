@@ -4,6 +4,8 @@ Every thesis key lives in the config section ``thesis`` (``THESIS`` below);
 the shared sections ``datasets`` and ``solver`` are read from ``config``.
 """
 
+import re
+
 THESIS = config["thesis"]
 KERNELS = ["linear", "rbf"]
 
@@ -78,11 +80,21 @@ def n_chunks(n_configs):
     return -(-n_configs // THESIS["sweeps"]["chunk_size"])
 
 
-def sweep_metrics(wildcards):
+def sweep_metrics(es_table, dataset):
     """Objectives tracked by a sweep: E1's datasets track both (app. B); E2 and E4 accuracy."""
-    if wildcards.es_table == "es" and wildcards.dataset in THESIS["datasets"]["e1"]:
+    if es_table == "es" and dataset in THESIS["datasets"]["e1"]:
         return THESIS["sweeps"]["metrics"]
     return ["accuracy"]
+
+
+#: ES tables tracked together in the RBF runs of E1's datasets: E1's (and
+#: appendix B's) and E4's configurations read the same SMO runs
+SHARED_RBF_TABLES = ["es", "es_interval"]
+
+
+def shared_rbf_datasets_pattern():
+    """The wildcard pattern of the datasets whose RBF runs every ES table shares: E1's."""
+    return "|".join(re.escape(dataset) for dataset in THESIS["datasets"]["e1"])
 
 
 def sweep_chunks(wildcards):

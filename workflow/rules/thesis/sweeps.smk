@@ -1,9 +1,12 @@
 """Training jobs: each SVM configuration trained once, every ES configuration tracked.
 
-One job is one (ES table, dataset, kernel, run, chunk of SVM configurations);
-``sweeps.chunk_size`` sets how finely a cluster fans out. The tables are then
-reduced to the random-search outcome of the reference and of every ES
-configuration (protocol sections 5 and 6).
+One job is one (dataset, kernel, run, chunk of SVM configurations) and tracks
+every ES table that dataset and kernel feed: E1's ``es`` and E4's
+``es_interval`` share the RBF runs of E1's datasets (``sweep_shared``), so each
+of those SVM configurations is solved once, not once per table; elsewhere a job
+tracks one table (``sweep``). ``sweeps.chunk_size`` sets how finely a cluster
+fans out. The tables are then reduced to the random-search outcome of the
+reference and of every ES configuration (protocol sections 5 and 6).
 """
 
 
@@ -13,13 +16,17 @@ wildcard_constraints:
     chunk="[0-9]+",
 
 
+# where a job of each rule could write a table, the shared run writes it
+ruleorder: sweep_shared > sweep
+
+
 rule sweep:
-    """Train a chunk of SVM configurations on one run, tracking every ES configuration."""
+    """Train a chunk of SVM configurations on one run, tracking every ES configuration of one table."""
     input:
         data="results/data/{dataset}.npz",
         splits="results/splits/{dataset}.npz",
         svm="results/configs/svm_{kernel}.csv",
-        es="results/configs/{es_table}.csv",
+        es=["results/configs/{es_table}.csv"],
     output:
         "results/sweeps/{es_table}/{dataset}/{kernel}/fold{fold}_chunk{chunk}.csv",
     log:
@@ -31,14 +38,44 @@ rule sweep:
         mem_mb=lambda wildcards: int(2000 + 2 * config["solver"]["cache_size_mb"]),
         runtime=240,
     params:
+        kernel=lambda wildcards: wildcards.kernel,
         chunk_size=THESIS["sweeps"]["chunk_size"],
-        metrics=sweep_metrics,
+        metrics=lambda wildcards: [sweep_metrics(wildcards.es_table, wildcards.dataset)],
         max_iter=config["solver"]["max_iter"],
         cache_size_mb=config["solver"]["cache_size_mb"],
         normalise=config["datasets"]["normalise"],
         rule=THESIS["early_stopping_rule"],
     script:
         "../../scripts/thesis/sweep.py"
+
+
+# E1's datasets on RBF: one SMO run per SVM configuration tracks E1's (with appendix
+# B's) and E4's configurations and writes both tables, each as ``sweep`` would alone
+use rule sweep as sweep_shared with:
+    input:
+        data="results/data/{dataset}.npz",
+        splits="results/splits/{dataset}.npz",
+        svm="results/configs/svm_rbf.csv",
+        es=[f"results/configs/{table}.csv" for table in SHARED_RBF_TABLES],
+    output:
+        [
+            f"results/sweeps/{table}/{{dataset}}/rbf/fold{{fold}}_chunk{{chunk}}.csv"
+            for table in SHARED_RBF_TABLES
+        ],
+    log:
+        "logs/sweeps/shared/{dataset}/rbf/fold{fold}_chunk{chunk}.log",
+    wildcard_constraints:
+        dataset=shared_rbf_datasets_pattern(),
+    params:
+        kernel="rbf",
+        chunk_size=THESIS["sweeps"]["chunk_size"],
+        metrics=lambda wildcards: [
+            sweep_metrics(table, wildcards.dataset) for table in SHARED_RBF_TABLES
+        ],
+        max_iter=config["solver"]["max_iter"],
+        cache_size_mb=config["solver"]["cache_size_mb"],
+        normalise=config["datasets"]["normalise"],
+        rule=THESIS["early_stopping_rule"],
 
 
 rule random_search:
