@@ -18,7 +18,7 @@ from esmo.analysis.reproduction import STATUSES
 from esmo.analysis.scoring import SELECTION_COLUMNS
 from esmo.analysis.solver_comparison import THESIS_ORDERINGS
 from esmo.data.libsvm import REGISTRY, array_digest
-from esmo.experiments.timing import METHODS
+from esmo.experiments.timing import METHODS, SOLVERS
 
 REPO = Path(__file__).resolve().parents[1]
 #: the offline MNIST copy (official test files, the 5k training subset) beside the LIBSVM mirror
@@ -362,14 +362,7 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     assert sampled.loc[j_r["es_id"], "es_tol"] == pytest.approx(j_r["es_tol"], rel=1e-12)
 
     solvers = pd.read_csv(results / "appendix_a" / "solvers.csv")
-    assert set(solvers["solver"]) == {
-        "keerthi_own_rule",
-        "keerthi",
-        "fan_plain",
-        "fan",
-        "libsvm_shrinking",
-        "libsvm",
-    }
+    assert set(solvers["solver"]) == set(SOLVERS)  # the config's default: all six
     per_fold = solvers.pivot_table(index="fold", columns="solver", values="n_iter")
     assert (per_fold["fan"] == per_fold["libsvm"]).all(), "esmo takes LIBSVM's path"
     # Keerthi's own rule ends the same path sooner than LIBSVM's rule
