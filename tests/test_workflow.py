@@ -369,7 +369,9 @@ def test_reduced_run_produces_e3_e4_appendix_a_and_reproduction(reduced_run):
     assert (per_fold["keerthi_own_rule"] <= per_fold["keerthi"]).all()
     summary = pd.read_csv(results / "appendix_a" / "summary.csv").set_index("solver")
     assert summary.loc["fan", "n_iter_mean"] == per_fold["fan"].mean()
-    assert summary.loc["keerthi_own_rule", "thesis_test_accuracy_mean"] == 93.82
+    # the thesis's accuracies stand beside its dataset's rows only (w1a; here fourclass)
+    assert summary["dataset"].eq("fourclass").all()
+    assert summary["thesis_test_accuracy_mean"].isna().all()
     orderings = pd.read_csv(results / "appendix_a" / "orderings.csv")
     assert set(orderings["reading"]) == {"thesis", "libsvm_rule"}
     assert orderings["holds"].dtype == bool
