@@ -60,7 +60,7 @@ def test_the_objectives_at_each_check_equal_the_direct_methods_formulas():
     [
         ("smoothed_error", 1, 0.0),
         ("smoothed_error", 3, 1e-3),
-        ("f_measure", 0, 0.0),
+        ("f_measure", 1, 0.0),
         ("f_measure", 2, 1e-3),
     ],
 )
