@@ -302,3 +302,10 @@ def test_table_5_2_and_wilcoxon_values_use_the_thesis_keys(thesis):
     judged = judge_numbers(table).set_index("key")["status"]
     assert judged["wilcoxon.rbf.holm_p_uncapped_at_max_statistic"] == "reproduced"
     assert judged["wilcoxon.rbf.max_statistic"] == "reproduced"
+
+
+def test_a_bad_explanation_pattern_is_named():
+    table = reproduction_table(_hand(), {"a.acc": 90.0})
+    bad = pd.DataFrame({"pattern": ["a.(acc"], "explanation": ["x"]})
+    with pytest.raises(ValueError, match=r"pattern 'a.\(acc' is not a regular expression"):
+        judge_numbers(table, bad)

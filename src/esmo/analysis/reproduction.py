@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -246,6 +246,7 @@ def judge_numbers(table: pd.DataFrame, explanations: pd.DataFrame | None = None)
     require_columns(table, REPRODUCTION_COLUMNS, "table")
     thesis = dict(zip(table["key"], table["thesis"], strict=True))
     ours = dict(zip(table["key"], table["ours"], strict=True))
+    explain = _explainer(explanations)
     criteria, statuses, notes = [], [], []
     for row in table.itertuples(index=False):
         criterion, test = _criterion(row.key, thesis, ours)
@@ -253,7 +254,7 @@ def judge_numbers(table: pd.DataFrame, explanations: pd.DataFrame | None = None)
             status = "context"
         else:
             status = _status(row.ours, not math.isnan(row.ours) and test(row.ours, row.thesis))
-        note = _explanation(row.key, explanations) if status == "not reproduced" else ""
+        note = explain(row.key) if status == "not reproduced" else ""
         criteria.append(criterion)
         statuses.append("explained" if note else status)
         notes.append(note)
@@ -266,14 +267,29 @@ def _status(ours: float, ok: bool) -> str:
     return "reproduced" if ok else "not reproduced"
 
 
-def _explanation(key: str, explanations: pd.DataFrame | None) -> str:
+def _explainer(explanations: pd.DataFrame | None) -> Callable[[str], str]:
+    """``key -> explanation`` (empty when none names it), the table checked once.
+
+    ``explanations`` has columns ``pattern`` (a regular expression matched
+    against the whole key) and ``explanation``; the first matching row wins.
+    """
     if explanations is None or explanations.empty:
-        return ""
+        return lambda key: ""
     require_columns(explanations, ["pattern", "explanation"], "explanations")
+    rules = []
     for pattern, text in zip(explanations["pattern"], explanations["explanation"], strict=True):
-        if re.fullmatch(pattern, key):
-            return str(text)
-    return ""
+        try:
+            rules.append((re.compile(pattern), str(text)))
+        except re.error as err:
+            raise ValueError(
+                f"explanations: pattern {pattern!r} is not a regular expression ({err}); "
+                "fix it in workflow/data/thesis/explanations.csv"
+            ) from None
+
+    def explain(key: str) -> str:
+        return next((text for regex, text in rules if regex.fullmatch(key)), "")
+
+    return explain
 
 
 def table_5_2_values(table_5_2: pd.DataFrame) -> dict[str, float]:
@@ -316,8 +332,8 @@ def wilcoxon_values(wilcoxon: pd.DataFrame) -> dict[str, float]:
     """Rejections per objective and kernel, and the best configuration's test (sec 5.3, app. B).
 
     The thesis's Holm value is uncapped, ``m * p`` for the smallest of m p-values
-    (1.5625 = 100 * 0.015625); statsmodels caps it at 1. Both are reported, the
-    uncapped one under its own key.
+    (1.5625 = 100 * 0.015625); statsmodels caps it at 1. Both are returned, each
+    under its own key; the thesis-values table holds the uncapped one.
     """
     require_columns(
         wilcoxon, ["kernel", "metric", "statistic", "pvalue", "pvalue_adj", "reject"], "wilcoxon"
@@ -430,13 +446,14 @@ def _seconds_claim(experiment: str, dataset: str, search: str) -> str | None:
 def judge_claims(claims: pd.DataFrame, explanations: pd.DataFrame | None = None) -> pd.DataFrame:
     """Claims with a status: reproduced when they hold, else explained or not reproduced."""
     require_columns(claims, CLAIM_COLUMNS[:5], "claims")
+    explain = _explainer(explanations)
     statuses, notes = [], []
     for row in claims.itertuples(index=False):
         if row.holds is None or (isinstance(row.holds, float) and math.isnan(row.holds)):
             statuses.append("not measured")
             notes.append("")
             continue
-        note = "" if row.holds else _explanation(row.claim, explanations)
+        note = "" if row.holds else explain(row.claim)
         statuses.append("reproduced" if row.holds else "explained" if note else "not reproduced")
         notes.append(note)
     return claims.assign(status=statuses, explanation=notes)[CLAIM_COLUMNS]

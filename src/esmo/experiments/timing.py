@@ -257,7 +257,8 @@ def run_hpo_methods(
     first = svm_configs.iloc[0]
     X_tiny = X_tr[tiny]
     make_plain(first).fit(X_tiny, y_tr[tiny]).predict(X_tiny)
-    for evaluation in {_method_parts(m)[2] for m in methods if _method_parts(m)[1]}:
+    parts = [_method_parts(m) for m in methods]
+    for evaluation in dict.fromkeys(evaluation for _, uses_es, evaluation in parts if uses_es):
         make_es(first, evaluation).fit(X_tiny, y_tr[tiny], X_val=X_val, y_val=y_val).predict(X_tiny)
     recorded.clear()
 

@@ -51,8 +51,9 @@ with job_log(snakemake.log[0], "reproduction table"):
     ours |= table_5_2_values(pd.read_csv(inp.table_5_2))
     ours |= wilcoxon_values(pd.read_csv(inp.wilcoxon))
 
-    ours |= hpo_values(pd.read_csv(inp.e3_scores), "e3")
-    ours |= hpo_values(pd.read_csv(inp.e4_scores), "e4")
+    hpo_scores = {"e3": pd.read_csv(inp.e3_scores), "e4": pd.read_csv(inp.e4_scores)}
+    for experiment, scores in hpo_scores.items():
+        ours |= hpo_values(scores, experiment)
     ours |= solver_values(pd.read_csv(inp.solvers))
 
     # a reduced config uses other datasets: their values have no thesis counterpart
@@ -65,7 +66,7 @@ with job_log(snakemake.log[0], "reproduction table"):
     claims = pd.concat(
         [
             e1_claims(pd.read_csv(inp.wins)),
-            hpo_claims({"e3": pd.read_csv(inp.e3_scores), "e4": pd.read_csv(inp.e4_scores)}),
+            hpo_claims(hpo_scores),
             ordering_claims(pd.read_csv(inp.orderings)),
         ],
         ignore_index=True,
