@@ -156,3 +156,43 @@ def test_max_iter_means_the_same_for_every_solver(solver):
     assert full.n_iter_ == capped.n_iter_
     if solver == "fan":  # float32 kernel values: LIBSVM's path, iteration for iteration
         assert full.n_iter_ == SVC(gamma="scale", shrinking=False).fit(X, y).n_iter_[0]
+
+
+def _three_classes():
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    return (X - X.mean(0)) / X.std(0), np.array(["setosa", "versicolor", "virginica"])[y]
+
+
+@pytest.mark.parametrize("data", ["two", "three"])
+def test_unchecked_fit_is_libsvm_and_equals_the_checked_one(data):
+    """check_input=False (the ensembles' many small fits) skips checks, never changes the model."""
+    if data == "two":
+        X, y = DATASETS["breast_cancer"]
+        y = np.where(y > 0, "yes", "no")
+    else:
+        X, y = _three_classes()
+    fast = SMOClassifier(C=8.0).fit(X, y, check_input=False)
+    svc = SVC(C=8.0, shrinking=False).fit(X, y)
+    np.testing.assert_array_equal(np.ravel(fast.n_iter_), svc.n_iter_)
+    np.testing.assert_array_equal(fast.classes_, svc.classes_)
+    np.testing.assert_allclose(
+        fast.decision_function(X, check_input=False), svc.decision_function(X), atol=1e-4
+    )
+    np.testing.assert_array_equal(fast.predict(X, check_input=False), svc.predict(X))
+    checked = SMOClassifier(C=8.0).fit(X, y)
+    np.testing.assert_array_equal(fast.dual_coef_, checked.dual_coef_)
+    np.testing.assert_array_equal(fast.intercept_, checked.intercept_)
+
+
+def test_unchecked_fit_reads_validation_data_as_the_checked_one():
+    X, y = DATASETS["breast_cancer"]
+    params = dict(
+        C=100.0, gamma=3.0, early_stopping=True, n_iter_no_change=1, validation_interval=4
+    )
+    data = dict(X=X[:400], y=y[:400], X_val=X[400:], y_val=y[400:])
+    fast = SMOClassifier(**params).fit(**data, check_input=False)
+    checked = SMOClassifier(**params).fit(**data)
+    assert fast.stopped_early_ and fast.n_iter_ == checked.n_iter_
+    np.testing.assert_array_equal(fast.dual_coef_, checked.dual_coef_)

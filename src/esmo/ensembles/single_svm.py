@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
+from sklearn.utils.validation import check_X_y
 
 from esmo.ensembles.grid import FitLog, SVMSettings, cross_validated_search, pick
 
@@ -42,7 +43,7 @@ def tune_single_svm(
     random_state: int = 0,
 ) -> TunedSVM:
     """K-fold grid search on ``(X, y)`` and the refit; every fit's cost is in ``log``."""
-    X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
+    X, y = check_X_y(X, y, dtype=np.float64, order="C")  # once: the fits skip the checks
     labels, counts = np.unique(y, return_counts=True)
     if labels.size != 2 or counts.min() < n_folds:
         found = dict(zip(labels.tolist(), counts.tolist(), strict=True))

@@ -321,7 +321,7 @@ class SVMEnsembleClassifier(ClassifierMixin, BaseEstimator):
                 if hasattr(member, "label"):  # a constant member
                     votes += member.label == self.classes_[1]
                     continue
-                d = member.decision_function(X)
+                d = member.decision_function(X, check_input=False)  # X checked above
                 votes += d >= 0
                 total += d
         return votes, total
