@@ -193,6 +193,32 @@ def test_on_demand_rows_equal_the_blas_kernel_matrix(dataset, kernel, gamma):
     np.testing.assert_array_equal(got, expected.astype(np.float32))
 
 
+@pytest.mark.parametrize("up_front", [True, False], ids=["gemm", "gemv"])
+def test_float64_rows_do_not_depend_on_the_evaluation_columns(up_front):
+    """BLAS rows (float64 storage) hold the same training columns, to the bit, whether or not
+    evaluation columns ride along: tracking early stopping must not move SMO's path (a
+    longer BLAS product rounded them otherwise under numpy 1.24's OpenBLAS)."""
+    from esmo.solver.params import SolverParams
+    from esmo.solver.row_cache import build_kernel_rows, get_row
+
+    X, _ = _datasets_breast()
+    X_eval = [X[::3] * 0.5, X[1::7]]
+    n = X.shape[0]
+    n_cols = n + sum(b.shape[0] for b in X_eval)
+    budget = 8.0 * n * n_cols / 2**20
+    params = SolverParams(gamma=0.7, kernel_dtype=np.float64, cache_size_mb=budget * 2)
+    if not up_front:  # room for a few rows only: each is computed on demand
+        params = SolverParams(gamma=0.7, kernel_dtype=np.float64, cache_size_mb=budget / 50)
+    tracked = build_kernel_rows(X, X_eval, params)
+    plain = build_kernel_rows(X, [], params)
+    assert tracked.blas and tracked.resident == up_front
+    for i in range(0, n, 5):
+        with_eval = get_row(tracked, i, n_cols).copy()
+        np.testing.assert_array_equal(with_eval[:n], get_row(plain, i, n).copy())
+        expected = kernel_matrix(X[i : i + 1], np.concatenate(X_eval), "rbf", 0.7)[0]
+        np.testing.assert_allclose(with_eval[n:], expected, rtol=1e-13, atol=1e-15)
+
+
 @pytest.mark.parametrize("nnz", [0, 1, 2, 3, 4, 5, 7, 8, 9, 13])
 def test_sparse_dots_add_features_one_by_one_in_order(nnz):
     """Four features per pass, padded with zeros, give the sums of a plain loop that adds

@@ -58,6 +58,7 @@ def test_the_objectives_at_each_check_equal_the_direct_methods_formulas():
 @pytest.mark.parametrize(
     ("metric", "patience", "es_tol"),
     [
+        ("smoothed_error", 0, 0.0),  # never stops: the tracked run keeps the plain run's path
         ("smoothed_error", 1, 0.0),
         ("smoothed_error", 3, 1e-3),
         ("f_measure", 1, 0.0),

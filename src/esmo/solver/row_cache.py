@@ -96,7 +96,12 @@ def build_kernel_rows(
         data = np.empty((n, n_cols), dtype=dtype)
         for start in range(0, n, _CHUNK_ROWS):
             stop = min(start + _CHUNK_ROWS, n)
-            data[start:stop] = kernel_matrix(X_train[start:stop], X_all, params.kernel, gamma)
+            col = 0
+            for b in blocks:  # one product per block: see _blas_dots
+                data[start:stop, col : col + b.shape[0]] = kernel_matrix(
+                    X_train[start:stop], b, params.kernel, gamma
+                )
+                col += b.shape[0]
         slot_of = np.arange(n, dtype=np.int64)
         stamp = np.zeros(n, np.int64)
         return KernelRows(
@@ -118,6 +123,23 @@ def build_kernel_rows(
         n_slots == n,
         blas,
     )
+
+
+@jit
+def _blas_dots(X_all, xi, n, n_cols):
+    """``x_i . x_k`` for the first ``n_cols`` column points, by BLAS, the training columns alone.
+
+    One product over the training columns and one over the evaluation columns:
+    BLAS may block a longer product differently and round the training columns
+    otherwise, so a run that tracks early stopping would leave the plain run's
+    path (numpy 1.24.1's OpenBLAS did: 959 against 936 iterations on one problem).
+    """
+    if n_cols == n:
+        return np.dot(X_all[:n], xi)
+    dots = np.empty(n_cols)
+    dots[:n] = np.dot(X_all[:n], xi)
+    dots[n:] = np.dot(X_all[n:n_cols], xi)
+    return dots
 
 
 @jit
@@ -146,7 +168,7 @@ def get_row(rows, i, n_cols):
     rows.stamp[s] = clock[0]
     xi = rows.X_all[i]
     if rows.blas:
-        dots = np.dot(rows.X_all[:n_cols], xi)
+        dots = _blas_dots(rows.X_all, xi, rows.slot_of.shape[0], n_cols)
     else:
         dots = sparse_dots(xi, rows.XT, 0, n_cols)
     row = rows.data[s]
