@@ -188,3 +188,10 @@ def test_bad_inputs_name_the_fix():
         NSVM1Classifier(**mlp, lam=0.0).fit(images[:, :4], y)
     with pytest.raises(InvalidParameterError, match="'n_steps' parameter"):
         NSVM2Classifier(**mlp, n_steps=0).fit(images[:, :4], y)
+    with pytest.raises(ValueError, match="no trainable parameters"):  # hypothesis's find
+        NSVM1Classifier(network=nn.Flatten, n_steps=5).fit(images[:, :4], y)
+    # hypothesis's find: lam = 1e-300 scales the network's steps to inf, its parameters to NaN
+    with pytest.raises(ValueError, match="Training diverged.*raise lam"):
+        NSVM1Classifier(network=lambda: nn.Linear(4, 3), lam=1e-300, gamma=1e-300, n_steps=2).fit(
+            np.zeros((8, 4)), y[[0, 1] * 4]
+        )

@@ -7,15 +7,13 @@ download removed) are tested on the reduced run in ``test_workflow.py``.
 from __future__ import annotations
 
 import stat
-import warnings
 import zipfile
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
-from hypothesis.extra.numpy import arrays
-from sklearn.exceptions import ConvergenceWarning
+from malformed import EXTREME, SETTINGS, clear_error_or_finite, training_data
 
 from esmo import EarlyStopping, SMOClassifier, solve_smo, sweep_early_stopping
 from esmo.data.archive import UnsafeArchiveError, extract_zip
@@ -92,43 +90,6 @@ def test_corrupt_zip_member_leaves_the_old_target_untouched(tmp_path):
 
 # -- malformed input: a clear error, never a hang or a crash --------------------
 
-# the errors a malformed input may raise; each must carry a message
-CLEAR_ERRORS = (ValueError, TypeError)
-FLOATS = st.floats(allow_nan=True, allow_infinity=True, width=64)
-EXTREME = st.one_of(
-    st.sampled_from([0.0, -1.0, 1e-300, 1e-12, 1e12, 1e300, np.inf, -np.inf, np.nan]),
-    st.floats(min_value=1e-6, max_value=1e6),
-)
-
-
-@st.composite
-def training_data(draw):
-    """X of any shape up to 12 x 3 with any float (NaN, inf, huge, tiny); y of 0 to 3 classes."""
-    n = draw(st.integers(0, 12))
-    d = draw(st.integers(0, 3))
-    X = draw(arrays(np.float64, (n, d), elements=FLOATS | st.floats(-2, 2)))
-    y = draw(arrays(np.int64, (n,), elements=st.integers(0, draw(st.integers(0, 2)))))
-    if draw(st.booleans()):
-        with np.errstate(invalid="ignore", over="ignore"):  # NaN or inf cast to int
-            X = X.astype(draw(st.sampled_from([object, np.float32, np.int64, str])))
-    return X, y
-
-
-def _clear_error_or_finite(fit):
-    """Run ``fit``; pass if it raises a documented error with a message, or returns finite values."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", ConvergenceWarning)
-        warnings.simplefilter("ignore", RuntimeWarning)  # casting NaN in str/int conversions
-        try:
-            values = fit()
-        except CLEAR_ERRORS as exc:
-            assert str(exc).strip(), f"{type(exc).__name__} without a message"
-            return
-    assert np.all(np.isfinite(values)), values
-
-
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
 
 @SETTINGS
 @given(data=training_data(), C=EXTREME, gamma=EXTREME, kernel=st.sampled_from(["rbf", "linear"]))
@@ -140,7 +101,7 @@ def test_smo_classifier_malformed_input(data, C, gamma, kernel):
         clf = SMOClassifier(kernel=kernel, C=C, gamma=gamma, max_iter=5000).fit(X, y)
         return clf.decision_function(X)
 
-    _clear_error_or_finite(fit)
+    clear_error_or_finite(fit)
 
 
 @SETTINGS
@@ -154,7 +115,7 @@ def test_smo_classifier_early_stopping_malformed_input(data, C, patience, tol):
         )
         return clf.fit(X, y, X_val=X, y_val=y).decision_function(X)
 
-    _clear_error_or_finite(fit)
+    clear_error_or_finite(fit)
 
 
 @SETTINGS
@@ -172,8 +133,8 @@ def test_solve_smo_and_sweep_malformed_input(data, C, gamma):
         )
         return result.stop_iter
 
-    _clear_error_or_finite(solve)
-    _clear_error_or_finite(sweep)
+    clear_error_or_finite(solve)
+    clear_error_or_finite(sweep)
 
 
 def test_huge_values_name_the_fix():

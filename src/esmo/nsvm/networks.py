@@ -47,6 +47,13 @@ class FeatureMap(nn.Module):
 
 def check_network_output(net: nn.Module, x: torch.Tensor, input_shape: tuple[int, ...]) -> int:
     """The feature dimension of ``net`` on the batch ``x``, or an error naming the fix."""
+    if not any(p.requires_grad for p in net.parameters()):
+        raise ValueError(
+            "The network has no trainable parameters, so there is nothing for an NSVM to train "
+            "(torch's optimiser refuses it); for a fixed feature map use kernel Pegasos "
+            "(esmo.estimators.pegasos_classifier.PegasosClassifier) on the mapped features, or "
+            "give a network with parameters."
+        )
     try:
         with torch.no_grad():
             z = net(x)
