@@ -154,6 +154,46 @@ def test_each_algorithm_solves_an_easy_problem(easy, make):
     assert clf.n_theta_updates_ >= 1
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: NSVM1Classifier(n_steps=120),
+        lambda: NSVM2Classifier(n_steps=120),
+        lambda: NSVM3Classifier(n_steps=30, batch_size=8),
+        lambda: NSVM4Classifier(n_steps=30, part2_steps=100, batch_size=8),
+    ],
+    ids=["nsvm1", "nsvm2", "nsvm3", "nsvm4"],
+)
+def test_kernel_diagnostics_leave_the_fit_alone_and_match_the_final_network(easy, make):
+    """Sec 6's diagnostics: recording them changes no bit of the fit, and the last one (at the
+    last step of training the network) equals the batch's kernel under the fitted network."""
+    X, y, Xt, _ = easy
+    plain = make().set_params(network=lambda: ringnorm_mlp(4), random_state=0).fit(X, y)
+    diag = make().set_params(network=lambda: ringnorm_mlp(4), random_state=0)
+    diag.set_params(diagnostic_interval=10).fit(X, y)
+    np.testing.assert_array_equal(diag.decision_function(Xt), plain.decision_function(Xt))
+    d = diag.diagnostics_
+    T = diag.n_steps
+    np.testing.assert_array_equal(d["step"], np.arange(10, T + 1, 10))
+    rows = np.sort(np.random.default_rng(diag_seed(diag)).permutation(len(y))[:256])
+    with torch.no_grad():
+        E = diag.feature_map_(torch.as_tensor(X[rows], dtype=torch.float32)).double().numpy()
+    K = np.exp(-diag.gamma * ((E[:, None, :] - E[None, :, :]) ** 2).sum(-1))
+    b = len(rows)
+    assert d["mean_offdiag_kernel"][-1] == pytest.approx((K.sum() - b) / (b * (b - 1)), rel=1e-5)
+    yb = y[rows]
+    expected = yb @ K @ yb / (b * np.sqrt((K * K).sum()))
+    assert d["alignment"][-1] == pytest.approx(expected, rel=1e-5)
+    assert "diagnostics_" in plain.__dict__ and plain.diagnostics_["step"].size == 0
+
+
+def diag_seed(clf) -> int:
+    """The seed a fit draws from its ``random_state`` (as ``_NSVM.fit`` does)."""
+    from sklearn.utils import check_random_state
+
+    return check_random_state(clf.random_state).randint(2**31 - 1)
+
+
 def test_sweep_equals_separate_early_stopped_fits(easy):
     X, y, Xt, yt = easy
     Xv, yv = X[150:], y[150:]

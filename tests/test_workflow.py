@@ -456,6 +456,16 @@ def test_reduced_run_produces_the_nsvm_tables(reduced_run):
     paper = pd.read_csv(REPO / "workflow" / "data" / "nsvm" / "paper_values.csv")
     assert reproduction["key"].tolist() == paper["key"].tolist()
     assert reproduction["ours"].notna().all() and reproduction["paper"].notna().all()
+    # sec 6 diagnostics every 10 steps (test.yaml) of each algorithm's network training
+    diagnostics = pd.read_csv(results / "diagnostics.csv")
+    runs = pd.read_csv(results / "runs" / "ringnorm_s0.csv").set_index("method")
+    for method, part in diagnostics[diagnostics["dataset"] == "ringnorm"].groupby("method"):
+        trained = runs.loc[method, "n_part1_steps" if method == "nsvm4" else "n_steps"]
+        assert part["step"].tolist() == list(range(10, trained + 1, 10))
+        assert part["mean_offdiag_kernel"].between(0, 1).all()
+        assert part["alignment"].between(-1, 1).all()
+    assert set(diagnostics["method"]) == {"nsvm1", "nsvm2", "nsvm3", "nsvm4"}
+    assert (results / "diagnostics.png").stat().st_size > 10_000
 
 
 def test_mdl_target_plans_the_papers_protocol(tmp_path):

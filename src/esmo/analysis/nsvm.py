@@ -110,3 +110,11 @@ def reproduction_values(accuracy: pd.DataFrame) -> dict[str, float]:
         if row.method == "nsvm4":
             values[f"{prefix}.n_part1_steps"] = float(row.n_part1_steps)
     return values
+
+
+DIAGNOSTIC_COLUMNS = ["step", "mean_offdiag_kernel", "alignment"]
+
+
+def diagnostics_rows(diagnostics: dict[str, np.ndarray], method: str) -> pd.DataFrame:
+    """One fit's ``diagnostics_`` (sec 6: kernel statistics over training) as rows for ``method``."""
+    return pd.DataFrame({"method": method, **{c: diagnostics[c] for c in DIAGNOSTIC_COLUMNS}})

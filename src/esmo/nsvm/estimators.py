@@ -66,6 +66,7 @@ _COMMON_CONSTRAINTS: dict = {
     "early_stopping": "no_validation",
     "dtype": [StrOptions(set(_DTYPES))],
     "random_state": ["random_state"],
+    "diagnostic_interval": [Interval(Integral, 1, None, closed="left"), None],
 }
 
 
@@ -206,12 +207,13 @@ class _NSVM(ClassifierMixin, BaseEstimator):
         )
         self.n_theta_updates_ = 0
         self.stopped_early_ = False
+        yt_train = torch.as_tensor(ys, dtype=_DTYPES[self.dtype])
+        self._start_diagnostics(Xt, yt_train, seed)
         cpu0, wall0 = time.process_time(), time.perf_counter()
         if tracking is not None:
             tracking.start = wall0
-        self._train(
-            F, opt, Xt, torch.as_tensor(ys, dtype=_DTYPES[self.dtype]), rng, eval_X, tracking
-        )
+        self._train(F, opt, Xt, yt_train, rng, eval_X, tracking)
+        self.diagnostics_ = {k: np.array(v) for k, v in self.__dict__.pop("_diagnosed").items()}
         self.fit_cpu_seconds_ = time.process_time() - cpu0
         self.fit_seconds_ = time.perf_counter() - wall0
         self._check_finite(F)
@@ -231,6 +233,26 @@ class _NSVM(ClassifierMixin, BaseEstimator):
 
     def _tracked_steps(self) -> int:
         return self.n_steps
+
+    def _start_diagnostics(self, X: torch.Tensor, y: torch.Tensor, seed: int) -> None:
+        """Fix the diagnostics' batch: up to 256 training rows from a generator of its own."""
+        rows = np.random.default_rng(seed).permutation(X.shape[0])[:256]
+        self._diag_batch = (X[np.sort(rows)], y[np.sort(rows)])
+        self._diagnosed: dict[str, list] = {"step": [], "mean_offdiag_kernel": [], "alignment": []}
+
+    def _diagnose(self, F: FeatureMap, t: int) -> None:
+        """At every ``diagnostic_interval``-th step: the batch's mean off-diagonal kernel value
+        and alignment under the current network (eval mode: no dropout mask is drawn)."""
+        if self.diagnostic_interval is None or t % self.diagnostic_interval:
+            return
+        X, y = self._diag_batch
+        E = self._embed(F, X)
+        K = rbf(E, E, self.gamma).double()
+        b = K.shape[0]
+        off = float((K.sum() - K.diagonal().sum()) / (b * (b - 1))) if b > 1 else np.nan
+        self._diagnosed["step"].append(t)
+        self._diagnosed["mean_offdiag_kernel"].append(off)
+        self._diagnosed["alignment"].append(float(alignment(K, y.double())))
 
     def _sums(self, F: FeatureMap, X: torch.Tensor, Z: torch.Tensor, c: torch.Tensor) -> np.ndarray:
         """Unscaled decision values ``sum_j c_j K(z_j, F(x))`` of the rows of ``X``."""
@@ -277,6 +299,13 @@ _EXTRA_DOC = """
     dtype : {'float32', 'float64'}
     random_state : int, RandomState or None
         Seeds the initialisation, the sampling and the dropout masks.
+    diagnostic_interval : int or None
+        Every this many steps (of Part I for NSVM-4), record in ``diagnostics_``
+        the mean off-diagonal kernel value and the kernel-target alignment of a
+        fixed batch of up to 256 training rows (the paper's sec 6: K -> I is
+        overfitting, K -> 11' underfitting). None: no diagnostics. The batch is
+        drawn from its own generator and embedded in eval mode, so the fit is
+        the same with or without them.
 """
 
 
@@ -302,6 +331,7 @@ class NSVM1Classifier(_NSVM):
         early_stopping: Any = None,
         dtype: str = "float32",
         random_state: Any = None,
+        diagnostic_interval: int | None = None,
     ) -> None:
         self.network = network
         self.input_shape = input_shape
@@ -316,6 +346,7 @@ class NSVM1Classifier(_NSVM):
         self.early_stopping = early_stopping
         self.dtype = dtype
         self.random_state = random_state
+        self.diagnostic_interval = diagnostic_interval
 
     def _train(self, F, opt, X, y, rng, eval_X, tracking) -> None:
         m, T, lam, gamma = X.shape[0], self.n_steps, self.lam, self.gamma
@@ -341,6 +372,7 @@ class NSVM1Classifier(_NSVM):
                 Z[count] = z[0]
                 c[count] = yi
                 count += 1
+            self._diagnose(F, t)
             if tracking is not None and tracking.due(t):
                 if tracking.check(t, lam, self._sums(F, eval_X, Z[:count], c[:count])):
                     steps, self.stopped_early_ = t, True
@@ -387,6 +419,7 @@ class NSVM2Classifier(_PerPointNSVM):
         early_stopping: Any = None,
         dtype: str = "float32",
         random_state: Any = None,
+        diagnostic_interval: int | None = None,
     ) -> None:
         self.network = network
         self.input_shape = input_shape
@@ -401,6 +434,7 @@ class NSVM2Classifier(_PerPointNSVM):
         self.early_stopping = early_stopping
         self.dtype = dtype
         self.random_state = random_state
+        self.diagnostic_interval = diagnostic_interval
 
     def _train(self, F, opt, X, y, rng, eval_X, tracking) -> None:
         m, T, lam, gamma = X.shape[0], self.n_steps, self.lam, self.gamma
@@ -427,6 +461,7 @@ class NSVM2Classifier(_PerPointNSVM):
                 sv = np.flatnonzero(alpha > 0)
                 Zsv = self._embed(F, X[sv])
                 c = torch.as_tensor(alpha[sv], dtype=X.dtype) * y[sv]
+            self._diagnose(F, t)
             if tracking is not None and tracking.due(t):
                 if tracking.check(t, lam, self._sums(F, eval_X, Zsv, c)):
                     steps, self.stopped_early_ = t, True
@@ -465,6 +500,7 @@ class NSVM3Classifier(_PerPointNSVM):
         early_stopping: Any = None,
         dtype: str = "float32",
         random_state: Any = None,
+        diagnostic_interval: int | None = None,
     ) -> None:
         self.network = network
         self.input_shape = input_shape
@@ -481,6 +517,7 @@ class NSVM3Classifier(_PerPointNSVM):
         self.early_stopping = early_stopping
         self.dtype = dtype
         self.random_state = random_state
+        self.diagnostic_interval = diagnostic_interval
 
     def _train(self, F, opt, X, y, rng, eval_X, tracking) -> None:
         m, T, lam, gamma, k = X.shape[0], self.n_steps, self.lam, self.gamma, self.batch_size
@@ -506,6 +543,7 @@ class NSVM3Classifier(_PerPointNSVM):
             a = torch.as_tensor(alpha[A], dtype=X.dtype)
             self._step(F, opt, nsvm3_loss(rbf(B, B, gamma), yA, a, self.mu))
             F.eval()
+            self._diagnose(F, t)
             if tracking is not None and tracking.due(t):
                 sv = np.flatnonzero(alpha > 0)
                 c = torch.as_tensor(alpha[sv], dtype=X.dtype) * y[sv]
@@ -548,6 +586,7 @@ class NSVM4Classifier(_NSVM):
         early_stopping: Any = None,
         dtype: str = "float32",
         random_state: Any = None,
+        diagnostic_interval: int | None = None,
     ) -> None:
         self.network = network
         self.input_shape = input_shape
@@ -564,6 +603,7 @@ class NSVM4Classifier(_NSVM):
         self.early_stopping = early_stopping
         self.dtype = dtype
         self.random_state = random_state
+        self.diagnostic_interval = diagnostic_interval
 
     def _tracked_steps(self) -> int:
         return self.part2_steps
@@ -584,11 +624,12 @@ class NSVM4Classifier(_NSVM):
         if k > m:
             raise ValueError(f"batch_size={k} exceeds the {m} training points; lower it.")
         start = time.perf_counter()
-        for _ in range(self.n_steps):
+        for t in range(1, self.n_steps + 1):
             A = rng.choice(m, k, replace=False)
             F.train()
             B = F(X[A])
             self._step(F, opt, (1.0 - alignment(rbf(B, B, self.gamma), y[A])) ** 2)
+            self._diagnose(F, t)
         F.eval()
         self.part1_seconds_ = time.perf_counter() - start
         self._Z = self._embed(F, X).double().numpy()

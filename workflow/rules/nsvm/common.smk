@@ -31,6 +31,14 @@ def nsvm_runs():
     ]
 
 
+def nsvm_diagnostics_runs():
+    return [
+        f"results/nsvm/diagnostics/{d}_s{s}.csv"
+        for d in NSVM_DATASETS
+        for s in NSVM["datasets"][d]["seeds"]
+    ]
+
+
 def nsvm_baselines():
     return [
         f"results/nsvm/baselines/{d}_s{s}.csv"
@@ -56,6 +64,8 @@ def nsvm_products():
         "results/nsvm/early_stopping.html",
         "results/nsvm/reproduction.csv",
         "results/nsvm/reproduction.html",
+        "results/nsvm/diagnostics.csv",
+        "results/nsvm/diagnostics.png",
     ]
 
 

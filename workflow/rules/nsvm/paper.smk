@@ -59,7 +59,8 @@ rule nsvm_train:
     input:
         "results/nsvm/data/{dataset}_s{seed}.npz",
     output:
-        "results/nsvm/runs/{dataset}_s{seed}.csv",
+        runs="results/nsvm/runs/{dataset}_s{seed}.csv",
+        diagnostics="results/nsvm/diagnostics/{dataset}_s{seed}.csv",
     log:
         "logs/nsvm/runs/{dataset}_s{seed}.log",
     wildcard_constraints:
@@ -74,8 +75,32 @@ rule nsvm_train:
     params:
         settings=lambda wc: nsvm_settings_all(wc.dataset),
         steps_scale=NSVM["steps_scale"],
+        diagnostic_interval=NSVM["diagnostic_interval"],
     script:
         "../../scripts/nsvm/train.py"
+
+
+rule nsvm_diagnostics:
+    """The paper's sec 6 diagnostics over training: mean off-diagonal kernel and alignment."""
+    input:
+        nsvm_diagnostics_runs(),
+    output:
+        table="results/nsvm/diagnostics.csv",
+        figure=report(
+            "results/nsvm/diagnostics.png",
+            caption="../../report/nsvm/diagnostics.rst",
+            category="NSVM",
+        ),
+    log:
+        "logs/nsvm/diagnostics.log",
+    conda:
+        ENV_ESMO
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../../scripts/nsvm/diagnostics.py"
 
 
 rule nsvm_baselines:

@@ -1,0 +1,11 @@
+"""The sec 6 diagnostics of every run in one table, and their figure."""
+
+import pandas as pd
+
+from esmo.analysis.nsvm_plots import diagnostics_figure
+from esmo.experiments.job_log import job_log
+
+with job_log(snakemake.log[0], "NSVM diagnostics"):
+    table = pd.concat([pd.read_csv(path) for path in snakemake.input], ignore_index=True)
+    table.to_csv(snakemake.output.table, index=False)
+    diagnostics_figure(table, snakemake.output.figure)
