@@ -30,116 +30,78 @@ from esmo.hypergradient.search import GradientSearchCV
 STEPS = st.one_of(st.integers(1, 300), st.sampled_from([-2, 0]))  # hypothesis favours the first
 
 
-@SETTINGS
-@given(
-    data=ANY_DATA,
-    lam=PARAMETER,
-    gamma=PARAMETER,
-    n_steps=STEPS,
-    kernel=st.sampled_from(["rbf", "linear"]),
-    patience=st.one_of(st.none(), st.integers(-2, 5)),
-)
-def test_pegasos_malformed_input(data, lam, gamma, n_steps, kernel, patience):
-    X, y = data
-
-    def fit():
-        es = {} if patience is None else {"early_stopping": True, "n_iter_no_change": patience}
-        clf = PegasosClassifier(
-            lam=lam, gamma=gamma, n_steps=n_steps, kernel=kernel, random_state=0, **es
-        )
-        return clf.fit(X, y).decision_function(X)
-
-    clear_error_or_finite(fit)
+def _pegasos(patience, **params):
+    es = {} if patience is None else {"early_stopping": True, "n_iter_no_change": patience}
+    return PegasosClassifier(random_state=0, **params, **es)
 
 
-@SETTINGS
-@given(
-    data=ANY_DATA,
-    C=PARAMETER,
-    gamma=PARAMETER,
-    B=st.one_of(st.integers(1, 2), st.just(0)),
-    tp=st.one_of(st.sampled_from([0.25, 0.5]), EXTREME, st.just(0.51)),
-    search=st.sampled_from(["exhaustive", "early_stopped", "halving"]),
-)
-def test_svm_ensemble_malformed_input(data, C, gamma, B, tp, search):
-    X, y = data
-
-    def fit():
-        clf = SVMEnsembleClassifier(
-            n_subensembles=B,
-            train_proportion=tp,
-            C_grid=[C],
-            gamma_grid=[gamma],
-            grid_search=search,
-            max_iter=5000,
-            random_state=0,
-        )
-        return clf.fit(X, y).decision_function(X)
-
-    clear_error_or_finite(fit)
+def _mdl_search(C, gamma, sigma2):
+    return MDLSearch(SMOClassifier(max_iter=5000), {"C": [C, 1.0], "gamma": [gamma]}, sigma2=sigma2)
 
 
-@SETTINGS
-@given(
-    data=ANY_DATA,
-    C=PARAMETER,
-    gamma=PARAMETER,
-    sigma2=st.sampled_from(sorted(SIGMA2_READINGS)),
-)
-def test_mdl_search_malformed_input(data, C, gamma, sigma2):
-    X, y = data
+def _nsvm(algorithm: int, **params):
+    import torch
 
-    def fit():
-        search = MDLSearch(
-            SMOClassifier(max_iter=5000), {"C": [C, 1.0], "gamma": [gamma]}, sigma2=sigma2
-        )
-        return search.fit(X, y).decision_function(X)
-
-    clear_error_or_finite(fit)
-
-
-@SETTINGS
-@given(
-    data=ANY_DATA,
-    C=PARAMETER,
-    gamma=PARAMETER,
-    cv=st.one_of(st.integers(2, 3), st.just(1)),
-)
-def test_gradient_search_malformed_input(data, C, gamma, cv):
-    X, y = data
-
-    def fit():
-        search = GradientSearchCV(
-            start={"C": C, "gamma": gamma}, cv=cv, max_fun=3, max_iter=5000, random_state=0
-        )
-        return search.fit(X, y).decision_function(X)
-
-    clear_error_or_finite(fit)
-
-
-@pytest.mark.parametrize("algorithm", [1, 2, 3, 4])
-def test_nsvm_malformed_input(algorithm):
-    torch = pytest.importorskip("torch")
     from esmo.nsvm import estimators
 
     cls = getattr(estimators, f"NSVM{algorithm}Classifier")
+    return cls(network=lambda: torch.nn.LazyLinear(3), random_state=0, **params)
+
+
+#: each estimator with extreme (valid or not) parameters, unfitted
+ESTIMATORS = {
+    "pegasos": st.builds(
+        _pegasos,
+        lam=PARAMETER,
+        gamma=PARAMETER,
+        n_steps=STEPS,
+        kernel=st.sampled_from(["rbf", "linear"]),
+        patience=st.one_of(st.none(), st.integers(-2, 5)),
+    ),
+    "svm_ensemble": st.builds(
+        lambda C, gamma, **params: SVMEnsembleClassifier(
+            C_grid=[C], gamma_grid=[gamma], max_iter=5000, random_state=0, **params
+        ),
+        C=PARAMETER,
+        gamma=PARAMETER,
+        n_subensembles=st.one_of(st.integers(1, 2), st.just(0)),
+        train_proportion=st.one_of(st.sampled_from([0.25, 0.5]), EXTREME, st.just(0.51)),
+        grid_search=st.sampled_from(["exhaustive", "early_stopped", "halving"]),
+    ),
+    "mdl_search": st.builds(
+        _mdl_search, C=PARAMETER, gamma=PARAMETER, sigma2=st.sampled_from(sorted(SIGMA2_READINGS))
+    ),
+    "gradient_search": st.builds(
+        lambda C, gamma, cv: GradientSearchCV(
+            start={"C": C, "gamma": gamma}, cv=cv, max_fun=3, max_iter=5000, random_state=0
+        ),
+        C=PARAMETER,
+        gamma=PARAMETER,
+        cv=st.one_of(st.integers(2, 3), st.just(1)),
+    ),
+    **{
+        f"nsvm{k}": st.builds(
+            _nsvm,
+            st.just(k),
+            lam=PARAMETER,
+            gamma=PARAMETER,
+            n_steps=STEPS.map(lambda t: min(t, 30)),
+        )
+        for k in (1, 2, 3, 4)
+    },
+}
+
+
+@pytest.mark.parametrize("name", ESTIMATORS)
+def test_estimator_malformed_input(name):
+    if name.startswith("nsvm"):
+        pytest.importorskip("torch")
 
     @SETTINGS
-    @given(data=ANY_DATA, lam=PARAMETER, gamma=PARAMETER, n_steps=STEPS.map(lambda t: min(t, 30)))
-    def check(data, lam, gamma, n_steps):
+    @given(data=ANY_DATA, estimator=ESTIMATORS[name])
+    def check(data, estimator):
         X, y = data
-
-        def fit():
-            clf = cls(
-                network=lambda: torch.nn.LazyLinear(3),
-                lam=lam,
-                gamma=gamma,
-                n_steps=n_steps,
-                random_state=0,
-            )
-            return clf.fit(X, y).decision_function(X)
-
-        clear_error_or_finite(fit)
+        clear_error_or_finite(lambda: estimator.fit(X, y).decision_function(X))
 
     check()
 

@@ -232,6 +232,23 @@ def test_bad_inputs_name_the_fix():
         NSVM1Classifier(network=nn.Flatten, n_steps=5).fit(images[:, :4], y)
     # hypothesis's find: lam = 1e-300 scales the network's steps to inf, its parameters to NaN
     with pytest.raises(ValueError, match="Training diverged.*raise lam"):
-        NSVM1Classifier(network=lambda: nn.Linear(4, 3), lam=1e-300, gamma=1e-300, n_steps=2).fit(
-            np.zeros((8, 4)), y[[0, 1] * 4]
-        )
+        NSVM1Classifier(
+            network=lambda: nn.Linear(4, 3), lam=1e-300, gamma=1e-300, n_steps=20, random_state=0
+        ).fit(np.zeros((8, 4)), y[[0, 1] * 4])  # a violation within 20 steps (both classes drawn)
+    # hypothesis's finds: float32 overflows (gamma = 1e300 is inf there; |x| = 3.4e38 too)
+    with pytest.raises(ValueError, match="overflows float32.*dtype='float64'"):
+        NSVM1Classifier(**mlp, gamma=1e300, n_steps=2).fit(images[:, :4], y)
+    with pytest.raises(ValueError, match="non-finite features.*scale the features"):
+        huge = np.vstack([np.full((1, 4), 3.4e38), images[1:, :4]])
+        NSVM1Classifier(network=_Doubling, n_steps=2).fit(huge, y)  # 2 * 3.4e38 is inf
+
+
+class _Doubling(nn.Module):
+    """``F(x) = w x`` with ``w = 2`` at the start: float32's largest values overflow."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.w = nn.Parameter(torch.tensor(2.0))
+
+    def forward(self, x):
+        return self.w * x

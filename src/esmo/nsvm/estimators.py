@@ -182,6 +182,11 @@ class _NSVM(ClassifierMixin, BaseEstimator):
         """Train on ``(X, y)``. ``(X_val, y_val)`` feed ``early_stopping``; ``(X_test, y_test)``,
         if given, are only scored at every check (for reports), never trained or stopped on."""
         self._validate_params()
+        if self.gamma > np.finfo(self.dtype).max:  # inf in the network's dtype: NaN kernels
+            raise ValueError(
+                f"gamma={self.gamma:g} overflows {self.dtype} (largest "
+                f"{np.finfo(self.dtype).max:.3g}); lower gamma or set dtype='float64'."
+            )
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
         self.classes_ = _binary_classes(y)
         ys = self._signs(y, "y")
@@ -216,19 +221,30 @@ class _NSVM(ClassifierMixin, BaseEstimator):
         self.diagnostics_ = {k: np.array(v) for k, v in self.__dict__.pop("_diagnosed").items()}
         self.fit_cpu_seconds_ = time.process_time() - cpu0
         self.fit_seconds_ = time.perf_counter() - wall0
-        self._check_finite(F)
+        self._check_finite(F, Xt)
         self.feature_map_ = F.eval()
         return self
 
-    def _check_finite(self, F: FeatureMap) -> None:
-        """Refuse a diverged fit: the network steps scale with ``1 / (lam t)``, so a tiny ``lam``
-        (or a large ``lr``) can push the parameters to inf or NaN, and every prediction with them."""
+    def _check_finite(self, F: FeatureMap, X: torch.Tensor) -> None:
+        """Refuse a fit whose model is not finite, so predictions are never silent NaNs.
+
+        The network's steps scale with ``1 / (lam t)``: a tiny ``lam`` (or a large
+        ``lr``) can push its parameters to inf or NaN. Rows too large for the dtype
+        overflow the network's features. One extra pass over the training rows
+        (after the timed fit) checks the features the model predicts with.
+        """
         finite = all(bool(torch.isfinite(p).all()) for p in F.parameters())
         if not (finite and np.isfinite(self.scale_) and bool(torch.isfinite(self.coef_).all())):
             raise ValueError(
                 f"Training diverged: the network's parameters or the SVM's coefficients are not "
                 f"finite (lam={self.lam:g}, lr={self.lr:g}, dtype={self.dtype}). The network's "
                 "steps scale with 1 / (lam t): raise lam, lower lr, or set clip_norm."
+            )
+        if not bool(torch.isfinite(self._embed(F, X)).all()):
+            raise ValueError(
+                f"The network maps some training rows to non-finite features in {self.dtype} "
+                f"(largest |X| = {float(X.abs().max()):.3g}); scale the features (e.g. "
+                "sklearn.preprocessing.StandardScaler) or set dtype='float64'."
             )
 
     def _tracked_steps(self) -> int:
