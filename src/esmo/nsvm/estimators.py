@@ -218,6 +218,7 @@ class _NSVM(ClassifierMixin, BaseEstimator):
         if tracking is not None:
             tracking.start = wall0
         self._train(F, opt, Xt, yt_train, rng, eval_X, tracking)
+        del self._diag_batch
         self.diagnostics_ = {k: np.array(v) for k, v in self.__dict__.pop("_diagnosed").items()}
         self.fit_cpu_seconds_ = time.process_time() - cpu0
         self.fit_seconds_ = time.perf_counter() - wall0
@@ -252,8 +253,8 @@ class _NSVM(ClassifierMixin, BaseEstimator):
 
     def _start_diagnostics(self, X: torch.Tensor, y: torch.Tensor, seed: int) -> None:
         """Fix the diagnostics' batch: up to 256 training rows from a generator of its own."""
-        rows = np.random.default_rng(seed).permutation(X.shape[0])[:256]
-        self._diag_batch = (X[np.sort(rows)], y[np.sort(rows)])
+        rows = np.sort(np.random.default_rng(seed).permutation(X.shape[0])[:256])
+        self._diag_batch = (X[rows], y[rows])
         self._diagnosed: dict[str, list] = {"step": [], "mean_offdiag_kernel": [], "alignment": []}
 
     def _diagnose(self, F: FeatureMap, t: int) -> None:
