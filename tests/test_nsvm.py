@@ -200,6 +200,11 @@ def test_sweep_equals_separate_early_stopped_fits(easy):
     configs = [EarlyStopping(1, 0.0, interval=50), EarlyStopping(3, 0.0, interval=100)]
     kw = {"network": lambda: ringnorm_mlp(4), "n_steps": 800, "random_state": 3}
     sweep = NSVM1Classifier(**kw, early_stopping=configs).fit(X[:150], y[:150], Xv, yv, Xt, yt)
+    # checks happen (the published rule's first one after step 1, the initial coefficient;
+    # a loop from step 2 once skipped them all and no configuration ever stopped)
+    stops = sweep.early_stopping_.stop_iter
+    assert sweep.early_stopping_.stopped_early.all()
+    assert [(s - 1) % config.interval for s, config in zip(stops, configs, strict=True)] == [0, 0]
     for c, config in enumerate(configs):
         one = NSVM1Classifier(**kw, early_stopping=config).fit(X[:150], y[:150], Xv, yv)
         assert one.n_steps_ == sweep.early_stopping_.stop_iter[c]

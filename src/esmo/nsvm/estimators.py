@@ -251,6 +251,14 @@ class _NSVM(ClassifierMixin, BaseEstimator):
     def _tracked_steps(self) -> int:
         return self.n_steps
 
+    def _stops(self, tracking, t: int, F: FeatureMap, eval_X, support: Callable) -> bool:
+        """Check after step ``t`` if one is due; True: stop here. ``support()`` gives the current
+        model's ``(Z, c)``, built only for a check. Step 1 is the initial coefficient(s), so the
+        published rule's first check (after step 1) comes before the step loop."""
+        if tracking is None or not tracking.due(t):
+            return False
+        return tracking.check(t, self.lam, self._sums(F, eval_X, *support()))
+
     def _start_diagnostics(self, X: torch.Tensor, y: torch.Tensor, seed: int) -> None:
         """Fix the diagnostics' batch: up to 256 training rows from a generator of its own."""
         rows = np.sort(np.random.default_rng(seed).permutation(X.shape[0])[:256])
@@ -374,7 +382,9 @@ class NSVM1Classifier(_NSVM):
         c[0] = y[idx[0]]
         count = 1
         steps = T
-        for t in range(2, T + 1):
+        if self._stops(tracking, 1, F, eval_X, lambda: (Z[:1], c[:1])):
+            steps, self.stopped_early_ = 1, True
+        for t in range(2, steps + 1):
             i = int(idx[t - 1])
             xi = X[i : i + 1]
             with torch.no_grad():
@@ -390,10 +400,9 @@ class NSVM1Classifier(_NSVM):
                 c[count] = yi
                 count += 1
             self._diagnose(F, t)
-            if tracking is not None and tracking.due(t):
-                if tracking.check(t, lam, self._sums(F, eval_X, Z[:count], c[:count])):
-                    steps, self.stopped_early_ = t, True
-                    break
+            if self._stops(tracking, t, F, eval_X, lambda n=count: (Z[:n], c[:n])):
+                steps, self.stopped_early_ = t, True
+                break
         self.n_steps_ = steps
         self.n_violations_ = count
         self.support_embeddings_, self.coef_ = Z[:count].clone(), c[:count].clone()
@@ -463,7 +472,9 @@ class NSVM2Classifier(_PerPointNSVM):
         c = torch.as_tensor(alpha[sv], dtype=X.dtype) * y[sv]
         steps = T
         self.n_violations_ = 1
-        for t in range(2, T + 1):
+        if self._stops(tracking, 1, F, eval_X, lambda: (Zsv, c)):
+            steps, self.stopped_early_ = 1, True
+        for t in range(2, steps + 1):
             i = int(idx[t - 1])
             with torch.no_grad():
                 s = float(rbf(Zsv, F(X[i : i + 1]), gamma)[:, 0] @ c)
@@ -479,10 +490,9 @@ class NSVM2Classifier(_PerPointNSVM):
                 Zsv = self._embed(F, X[sv])
                 c = torch.as_tensor(alpha[sv], dtype=X.dtype) * y[sv]
             self._diagnose(F, t)
-            if tracking is not None and tracking.due(t):
-                if tracking.check(t, lam, self._sums(F, eval_X, Zsv, c)):
-                    steps, self.stopped_early_ = t, True
-                    break
+            if self._stops(tracking, t, F, eval_X, lambda Z=Zsv, c=c: (Z, c)):
+                steps, self.stopped_early_ = t, True
+                break
         self._set_output(F, X, y, alpha, steps, tracking, eval_X)
 
 
@@ -544,7 +554,14 @@ class NSVM3Classifier(_PerPointNSVM):
         alpha[rng.choice(m, k, replace=False)] = 1.0 / k
         steps = T
         self.n_violations_ = k
-        for t in range(2, T + 1):
+
+        def support():
+            sv = np.flatnonzero(alpha > 0)
+            return self._embed(F, X[sv]), torch.as_tensor(alpha[sv], dtype=X.dtype) * y[sv]
+
+        if self._stops(tracking, 1, F, eval_X, support):
+            steps, self.stopped_early_ = 1, True
+        for t in range(2, steps + 1):
             A = rng.choice(m, k, replace=False)
             sv = np.flatnonzero(alpha > 0)
             c = torch.as_tensor(alpha[sv], dtype=X.dtype) * y[sv]
@@ -561,12 +578,9 @@ class NSVM3Classifier(_PerPointNSVM):
             self._step(F, opt, nsvm3_loss(rbf(B, B, gamma), yA, a, self.mu))
             F.eval()
             self._diagnose(F, t)
-            if tracking is not None and tracking.due(t):
-                sv = np.flatnonzero(alpha > 0)
-                c = torch.as_tensor(alpha[sv], dtype=X.dtype) * y[sv]
-                if tracking.check(t, lam, self._sums(F, eval_X, self._embed(F, X[sv]), c)):
-                    steps, self.stopped_early_ = t, True
-                    break
+            if self._stops(tracking, t, F, eval_X, support):
+                steps, self.stopped_early_ = t, True
+                break
         self._set_output(F, X, y, alpha, steps, tracking, eval_X)
 
 
