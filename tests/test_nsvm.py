@@ -136,16 +136,16 @@ def easy():
     return X[:200], y[:200], X[200:], y[200:]
 
 
-@pytest.mark.parametrize(
-    "make",
-    [
-        lambda: NSVM1Classifier(n_steps=600),
-        lambda: NSVM2Classifier(n_steps=1000),
-        lambda: NSVM3Classifier(n_steps=60, batch_size=8),
-        lambda: NSVM4Classifier(n_steps=60, part2_steps=600, batch_size=8),
-    ],
-    ids=["nsvm1", "nsvm2", "nsvm3", "nsvm4"],
-)
+#: each algorithm with step counts that solve the easy problem
+ON_EASY = {
+    "nsvm1": lambda: NSVM1Classifier(n_steps=600),
+    "nsvm2": lambda: NSVM2Classifier(n_steps=1000),
+    "nsvm3": lambda: NSVM3Classifier(n_steps=60, batch_size=8),
+    "nsvm4": lambda: NSVM4Classifier(n_steps=60, part2_steps=600, batch_size=8),
+}
+
+
+@pytest.mark.parametrize("make", ON_EASY.values(), ids=ON_EASY.keys())
 def test_each_algorithm_solves_an_easy_problem(easy, make):
     X, y, Xt, yt = easy
     clf = make().set_params(network=lambda: ringnorm_mlp(4), random_state=0)
@@ -154,16 +154,7 @@ def test_each_algorithm_solves_an_easy_problem(easy, make):
     assert clf.n_theta_updates_ >= 1
 
 
-@pytest.mark.parametrize(
-    "make",
-    [
-        lambda: NSVM1Classifier(n_steps=120),
-        lambda: NSVM2Classifier(n_steps=120),
-        lambda: NSVM3Classifier(n_steps=30, batch_size=8),
-        lambda: NSVM4Classifier(n_steps=30, part2_steps=100, batch_size=8),
-    ],
-    ids=["nsvm1", "nsvm2", "nsvm3", "nsvm4"],
-)
+@pytest.mark.parametrize("make", ON_EASY.values(), ids=ON_EASY.keys())
 def test_kernel_diagnostics_leave_the_fit_alone_and_match_the_final_network(easy, make):
     """Sec 6's diagnostics: recording them changes no bit of the fit, and the last one (at the
     last step of training the network) equals the batch's kernel under the fitted network."""
