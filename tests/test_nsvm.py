@@ -248,3 +248,37 @@ class _Doubling(nn.Module):
 
     def forward(self, x):
         return self.w * x
+
+
+def test_learning_rate_search_keeps_the_best_smaller_lr_and_skips_diverged_fits(monkeypatch):
+    """The note's rule on hand-set tuning accuracies: best wins, ties go to the smaller lr, a
+    diverged fit scores NaN and is never chosen; if all diverge, the error names the fix."""
+    from esmo.nsvm import experiment
+    from esmo.nsvm.estimators import TrainingDiverged
+
+    accuracy = {1e-4: 0.8, 3e-4: 0.9, 1e-3: 0.9, 3e-3: None}  # None: diverges
+
+    class Stub:
+        def __init__(self, lr):
+            self.lr = lr
+
+        def fit(self, X, y):
+            if accuracy[self.lr] is None:
+                raise TrainingDiverged("diverged")
+            return self
+
+        def score(self, X, y):
+            return accuracy[self.lr]
+
+    monkeypatch.setattr(experiment, "classifier", lambda d, a, settings, s, k: Stub(settings["lr"]))
+    split = {"X_train": np.zeros((10, 2)), "y_train": np.arange(10) % 2, "tune": np.arange(4)}
+    table = experiment.tune_learning_rate(
+        "ringnorm", "nsvm1", {}, split, [3e-3, 1e-3, 3e-4, 1e-4], 0, 1
+    )
+    assert table["lr"].tolist() == [1e-4, 3e-4, 1e-3, 3e-3]
+    np.testing.assert_array_equal(table["tune_accuracy"], [0.8, 0.9, 0.9, np.nan])
+    assert experiment.chosen_learning_rates(table) == {"nsvm1": 3e-4}
+    tuned = experiment.with_tuned_learning_rates({"nsvm1": {"lr": 1.0, "n_steps": 5}}, table)
+    assert tuned == {"nsvm1": {"lr": 3e-4, "n_steps": 5}}
+    with pytest.raises(ValueError, match="every learning rate .* diverged.*smaller values"):
+        experiment.tune_learning_rate("ringnorm", "nsvm1", {}, split, [3e-3], 0, 1)

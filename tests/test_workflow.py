@@ -102,6 +102,11 @@ def test_nsvm_target_plans_the_default_scale(tmp_path):
     nsvm = planned_jobs(tmp_path, "nsvm")
     assert nsvm["nsvm_train"] == 4 and nsvm["nsvm_baselines"] == 4 and nsvm["nsvm_split"] == 4
     assert nsvm["nsvm_early_stopping"] == 1 and nsvm["nsvm_mnist"] == 1
+    assert "nsvm_tune_lr" not in nsvm  # the stored learning rates (the note's default scale)
+    paper = planned_jobs(
+        tmp_path, "nsvm", "--configfile", str(REPO / "config/nsvm-paper-scale.yaml")
+    )
+    assert paper["nsvm_tune_lr"] == 2 and paper["nsvm_train"] == 10  # tuned once per dataset
 
 
 def test_gradient_target_plans_the_default_scale(tmp_path):
@@ -461,6 +466,17 @@ def test_reduced_run_produces_the_nsvm_tables(reduced_run):
     paper = pd.read_csv(REPO / "workflow" / "data" / "nsvm" / "paper_values.csv")
     assert reproduction["key"].tolist() == paper["key"].tolist()
     assert reproduction["ours"].notna().all() and reproduction["paper"].notna().all()
+    # the note's learning-rate choice (on in test.yaml): per dataset and algorithm the first
+    # best tuning accuracy over the ascending grid, and every run trains with it
+    for dataset in ("ringnorm", "mnist"):
+        tuning = pd.read_csv(results / "lr_tuning" / f"{dataset}.csv")
+        runs = pd.read_csv(results / "runs" / f"{dataset}_s0.csv").set_index("method")
+        for method, part in tuning.groupby("method"):
+            part = part.sort_values("lr").reset_index(drop=True)
+            assert (
+                part["chosen"].tolist() == (part.index == part["tune_accuracy"].idxmax()).tolist()
+            )
+            assert runs.loc[method, "lr"] == part.loc[part["chosen"], "lr"].item()
     # sec 6 diagnostics every 10 steps (test.yaml) of each algorithm's network training
     diagnostics = pd.read_csv(results / "diagnostics.csv")
     runs = pd.read_csv(results / "runs" / "ringnorm_s0.csv").set_index("method")

@@ -50,6 +50,13 @@ from esmo.solver.sweep import SweepResult
 from esmo.solver.tracking import NEXT_EVENT, make_tracker
 
 _DTYPES = {"float32": torch.float32, "float64": torch.float64}
+
+
+class TrainingDiverged(ValueError):
+    """An NSVM fit whose network or coefficients left the finite numbers (a learning rate too
+    large, a lam too small): the learning-rate search counts it as a loss, not a crash."""
+
+
 _CHUNK = 1024  # rows per forward pass when embedding many points
 
 _COMMON_CONSTRAINTS: dict = {
@@ -236,7 +243,7 @@ class _NSVM(ClassifierMixin, BaseEstimator):
         """
         finite = all(bool(torch.isfinite(p).all()) for p in F.parameters())
         if not (finite and np.isfinite(self.scale_) and bool(torch.isfinite(self.coef_).all())):
-            raise ValueError(
+            raise TrainingDiverged(
                 f"Training diverged: the network's parameters or the SVM's coefficients are not "
                 f"finite (lam={self.lam:g}, lr={self.lr:g}, dtype={self.dtype}). The network's "
                 "steps scale with 1 / (lam t): raise lam, lower lr, or set clip_norm."
@@ -730,5 +737,6 @@ __all__: Sequence[str] = [
     "NSVM2Classifier",
     "NSVM3Classifier",
     "NSVM4Classifier",
+    "TrainingDiverged",
     "make_classifier",
 ]

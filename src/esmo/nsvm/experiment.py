@@ -12,10 +12,11 @@ import time
 from typing import Any
 
 import numpy as np
+import pandas as pd
 import torch
 
 from esmo.early_stopping import EarlyStopping
-from esmo.nsvm.estimators import make_classifier
+from esmo.nsvm.estimators import TrainingDiverged, make_classifier
 from esmo.nsvm.networks import mnist_cnn, ringnorm_mlp
 
 #: network factory and input shape per dataset
@@ -88,12 +89,62 @@ def classifier(
     )
 
 
+def tune_learning_rate(
+    dataset: str,
+    algorithm: str,
+    settings: dict[str, Any],
+    split: dict[str, np.ndarray],
+    grid: list[float],
+    seed: int,
+    steps_scale: float,
+) -> pd.DataFrame:
+    """The protocol's learning-rate choice for one algorithm on one split: train on the training
+    rows without the tuning rows at each ``lr`` of ``grid``, score the tuning rows; the best
+    accuracy wins, ties go to the smaller ``lr``, and a diverged fit scores NaN (never chosen)."""
+    tune = split["tune"]
+    rest = np.setdiff1d(np.arange(len(split["y_train"])), tune)
+    X, y = split["X_train"][rest], split["y_train"][rest]
+    rows = []
+    for lr in sorted(float(v) for v in grid):
+        clf = classifier(dataset, algorithm, {**settings, "lr": lr}, seed, steps_scale)
+        try:
+            accuracy = float(clf.fit(X, y).score(split["X_train"][tune], split["y_train"][tune]))
+        except TrainingDiverged:
+            accuracy = np.nan
+        rows.append({"method": algorithm, "lr": lr, "tune_accuracy": accuracy})
+    table = pd.DataFrame(rows)
+    if table["tune_accuracy"].isna().all():
+        raise ValueError(
+            f"every learning rate of {sorted(grid)} diverged for {algorithm} on {dataset}; "
+            "add smaller values to nsvm.lr_tuning.grid."
+        )
+    table["chosen"] = table.index == table["tune_accuracy"].idxmax()  # first maximum: smaller lr
+    return table
+
+
+def chosen_learning_rates(table: pd.DataFrame) -> dict[str, float]:
+    """Each algorithm's chosen ``lr`` from :func:`tune_learning_rate`'s tables."""
+    chosen = table[table["chosen"]]
+    return dict(zip(chosen["method"], chosen["lr"].astype(float), strict=True))
+
+
+def with_tuned_learning_rates(
+    settings: dict[str, dict[str, Any]], tuning: pd.DataFrame | None
+) -> dict[str, dict[str, Any]]:
+    """Each algorithm's settings with its chosen ``lr`` from ``tuning`` (None: as given)."""
+    if tuning is None:
+        return settings
+    chosen = chosen_learning_rates(tuning)
+    return {a: {**params, "lr": chosen.get(a, params["lr"])} for a, params in settings.items()}
+
+
 def fit_record(clf, X, y, X_test, y_test) -> dict[str, Any]:
     """Fit ``clf`` and describe the run: test accuracy and errors, steps, theta updates, seconds."""
     clf.fit(X, y)
     t0 = time.perf_counter()
     pred = clf.predict(X_test)
     return {
+        "lr": float(clf.lr),
         "n_train": int(len(y)),
         "n_test": int(len(y_test)),
         "test_accuracy": float(np.mean(pred == y_test)),

@@ -31,6 +31,19 @@ def nsvm_runs():
     ]
 
 
+def nsvm_lr_tuning(wildcards):
+    """The dataset's learning-rate choice when ``nsvm.lr_tuning`` is on (else nothing)."""
+    if not NSVM["lr_tuning"]["enabled"]:
+        return {}
+    return {"lr_tuning": f"results/nsvm/lr_tuning/{wildcards.dataset}.csv"}
+
+
+def nsvm_first_seed_split(wildcards):
+    """The split learning rates are tuned on: the dataset's first seed's."""
+    seed = NSVM["datasets"][wildcards.dataset]["seeds"][0]
+    return f"results/nsvm/data/{wildcards.dataset}_s{seed}.npz"
+
+
 def nsvm_diagnostics_runs():
     return [
         f"results/nsvm/diagnostics/{d}_s{s}.csv"
@@ -66,7 +79,11 @@ def nsvm_products():
         "results/nsvm/reproduction.html",
         "results/nsvm/diagnostics.csv",
         "results/nsvm/diagnostics.png",
-    ]
+    ] + (
+        [f"results/nsvm/lr_tuning/{d}.csv" for d in NSVM_DATASETS]
+        if NSVM["lr_tuning"]["enabled"]
+        else []
+    )
 
 
 def nsvm_split_input(wildcards):

@@ -53,11 +53,38 @@ rule nsvm_split:
         "../../scripts/nsvm/split.py"
 
 
+rule nsvm_tune_lr:
+    """The note's learning-rate choice on the dataset's first split: each algorithm at each lr
+    of the grid, trained without the tuning rows, scored on them."""
+    input:
+        nsvm_first_seed_split,
+    output:
+        "results/nsvm/lr_tuning/{dataset}.csv",
+    log:
+        "logs/nsvm/lr_tuning/{dataset}.log",
+    wildcard_constraints:
+        dataset="ringnorm|mnist",
+    conda:
+        ENV_ESMO
+    threads: 1
+    resources:
+        mem_mb=3000,
+        runtime=480,
+    params:
+        settings=lambda wc: nsvm_settings_all(wc.dataset),
+        steps_scale=NSVM["steps_scale"],
+        grid=NSVM["lr_tuning"]["grid"],
+        seed=lambda wc: NSVM["datasets"][wc.dataset]["seeds"][0],
+    script:
+        "../../scripts/nsvm/tune_lr.py"
+
+
 rule nsvm_train:
     """NSVM-1..4 at the paper's step counts on one seed's split (one job: each run is short
     beside the start-up of a job that imports torch)."""
     input:
-        "results/nsvm/data/{dataset}_s{seed}.npz",
+        unpack(nsvm_lr_tuning),
+        split="results/nsvm/data/{dataset}_s{seed}.npz",
     output:
         runs="results/nsvm/runs/{dataset}_s{seed}.csv",
         diagnostics="results/nsvm/diagnostics/{dataset}_s{seed}.csv",
@@ -131,7 +158,8 @@ rule nsvm_baselines:
 rule nsvm_early_stopping:
     """Per method (NSVM-1..4, Pegasos), one tracked run: every configuration's stop, exactly."""
     input:
-        "results/nsvm/data/{dataset}_s{seed}.npz",
+        unpack(nsvm_lr_tuning),
+        split="results/nsvm/data/{dataset}_s{seed}.npz",
     output:
         "results/nsvm/early_stopping/{dataset}_s{seed}.csv",
     log:

@@ -8,13 +8,22 @@ import numpy as np
 import pandas as pd
 
 from esmo.experiments.job_log import job_log
-from esmo.nsvm.experiment import ALGORITHMS, classifier, early_stopping_configs
+from esmo.nsvm.experiment import (
+    ALGORITHMS,
+    classifier,
+    early_stopping_configs,
+    with_tuned_learning_rates,
+)
 from esmo.solver.pegasos import sweep_pegasos
 
 w, p = snakemake.wildcards, snakemake.params
 es = p.early_stopping
 with job_log(snakemake.log[0], f"early stopping on {w.dataset}, seed {w.seed}"):
-    d = np.load(snakemake.input[0])
+    d = np.load(snakemake.input.split)
+    tuning = getattr(snakemake.input, "lr_tuning", None)  # present when nsvm.lr_tuning is on
+    settings = with_tuned_learning_rates(
+        p.settings, pd.read_csv(tuning) if tuning is not None else None
+    )
     seed = int(w.seed)
     tune = d["tune"]
     rest = np.setdiff1d(np.arange(len(d["y_train"])), tune)
@@ -38,13 +47,13 @@ with job_log(snakemake.log[0], f"early stopping on {w.dataset}, seed {w.seed}"):
             )  # Pegasos: cost about linear in steps
         else:
             clf = classifier(
-                w.dataset, algorithm, p.settings[algorithm], seed, p.steps_scale * es["max_factor"]
+                w.dataset, algorithm, settings[algorithm], seed, p.steps_scale * es["max_factor"]
             )
             clf.set_params(early_stopping=configs)
             clf.fit(X, y, Xv, yv, d["X_test"], d["y_test"])
             sweep = clf.early_stopping_
             key = "part2_steps" if algorithm == "nsvm4" else "n_steps"
-            paper_steps = max(2, round(p.settings[algorithm][key] * p.steps_scale))
+            paper_steps = max(2, round(settings[algorithm][key] * p.steps_scale))
             max_steps = sweep.reference["n_iter"]
             if algorithm == "nsvm4":
                 # Part I runs in full; Part II's (Pegasos) time taken as linear in its steps

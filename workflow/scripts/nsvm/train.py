@@ -8,14 +8,18 @@ import pandas as pd
 
 from esmo.analysis.nsvm import diagnostics_rows
 from esmo.experiments.job_log import job_log
-from esmo.nsvm.experiment import ALGORITHMS, classifier, fit_record
+from esmo.nsvm.experiment import ALGORITHMS, classifier, fit_record, with_tuned_learning_rates
 
 w, p = snakemake.wildcards, snakemake.params
 with job_log(snakemake.log[0], f"NSVM-1..4 on {w.dataset}, seed {w.seed}"):
-    d = np.load(snakemake.input[0])
+    d = np.load(snakemake.input.split)
+    tuning = getattr(snakemake.input, "lr_tuning", None)  # present when nsvm.lr_tuning is on
+    settings = with_tuned_learning_rates(
+        p.settings, pd.read_csv(tuning) if tuning is not None else None
+    )
     records, diagnostics = [], []
     for algorithm in ALGORITHMS:
-        clf = classifier(w.dataset, algorithm, p.settings[algorithm], int(w.seed), p.steps_scale)
+        clf = classifier(w.dataset, algorithm, settings[algorithm], int(w.seed), p.steps_scale)
         clf.set_params(diagnostic_interval=p.diagnostic_interval)
         record = fit_record(clf, d["X_train"], d["y_train"], d["X_test"], d["y_test"])
         logging.info("%s: %s", algorithm, record)
