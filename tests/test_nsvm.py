@@ -282,3 +282,29 @@ def test_learning_rate_search_keeps_the_best_smaller_lr_and_skips_diverged_fits(
     assert tuned == {"nsvm1": {"lr": 3e-4, "n_steps": 5}}
     with pytest.raises(ValueError, match="every learning rate .* diverged.*smaller values"):
         experiment.tune_learning_rate("ringnorm", "nsvm1", {}, split, [3e-3], 0, 1)
+
+
+@pytest.mark.parametrize(("patience", "tol"), [(1, 0.0), (2, 0.0), (2, 0.01)])
+def test_part1_early_stopping_stops_where_the_rule_stops_on_the_alignments(easy, patience, tol):
+    """NSVM-4's Part I stopped on the validation alignment: the stop is the replayed rule's on the
+    alignments a run that never stops records; up to it the two runs are the same run."""
+    from stopping_rules import replay_stop
+
+    X, y, _, _ = easy
+    Xv, yv = X[150:], y[150:]
+    kw = dict(network=lambda: ringnorm_mlp(4), n_steps=200, part2_steps=100, batch_size=8)
+    kw["random_state"] = 0
+    never = NSVM4Classifier(**kw, part1_early_stopping=EarlyStopping(10**9, 0.0, interval=10))
+    never.fit(X[:150], y[:150], Xv, yv)
+    values = never.part1_alignment_
+    assert sorted(values) == list(range(1, 201, 10)) and not never.part1_stopped_early_
+    stop = replay_stop(
+        values.__getitem__, patience=patience, tol=tol, interval=10, higher=True,
+        rule="published", last=200,
+    )  # fmt: skip
+    es = NSVM4Classifier(**kw, part1_early_stopping=EarlyStopping(patience, tol, interval=10))
+    es.fit(X[:150], y[:150], Xv, yv)
+    assert stop is not None and es.n_part1_steps_ == stop and es.part1_stopped_early_
+    assert es.part1_alignment_ == {t: a for t, a in values.items() if t <= stop}
+    with pytest.raises(ValueError, match="part1_early_stopping needs X_val and y_val"):
+        NSVM4Classifier(**kw, part1_early_stopping=EarlyStopping(1, 0.0)).fit(X, y)

@@ -20,6 +20,7 @@ current ``g`` is read by the state machines SMO and Pegasos use.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import time
 from collections.abc import Callable, Sequence
 from numbers import Integral, Real
@@ -33,7 +34,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 from torch import nn
 
-from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
+from esmo.early_stopping import EarlyStopping, EarlyStoppingSet, Metric
 from esmo.estimators.pegasos_classifier import label_signs
 from esmo.estimators.smo_classifier import _binary_classes
 from esmo.nsvm.losses import alignment, nsvm3_loss, rbf
@@ -41,6 +42,7 @@ from esmo.nsvm.networks import FeatureMap, check_network_output
 from esmo.solver.pegasos import (
     check_pegasos_configs,
     pegasos_check,
+    record_objectives,
     run_pegasos,
     start_pegasos_tracking,
     sweep_pegasos,
@@ -117,6 +119,51 @@ class _Tracking:
         ref_val = float(np.mean(pred[:n_val] == positive[:n_val]))
         ref_test = float(np.mean(pred[n_val:] == positive[n_val:])) if self.has_test else np.nan
         return tracked_outcomes(self.tr, n_steps, ref_val, ref_test)
+
+
+def _computed_by_part1(f_val: np.ndarray, y_val: np.ndarray) -> float:
+    raise TypeError(
+        "validation_alignment is computed by NSVM-4's Part I from the network's validation "
+        "kernel, not from decision values; use it through NSVM4Classifier(part1_early_stopping=)."
+    )
+
+
+#: NSVM-4's Part I objective (protocol note, sec 7): the kernel-target alignment of the
+#: validation rows under the current network, higher is better.
+PART1_OBJECTIVE = Metric("validation_alignment", _computed_by_part1, higher_is_better=True)
+
+
+class _Part1Tracking:
+    """NSVM-4's Part I early stopping: one configuration's state machine (the solvers') read on
+    the validation alignment after the steps its rule checks (1, r + 1, ... when published)."""
+
+    def __init__(
+        self, config: EarlyStopping, X_val: torch.Tensor, y_val: torch.Tensor, m: int, T: int
+    ):
+        if config.restore_best:
+            raise ValueError(
+                "restore_best is not supported by part1_early_stopping (the network is not kept "
+                "at every check); use restore_best=False."
+            )
+        configs = EarlyStoppingSet.of([dataclasses.replace(config, metric=PART1_OBJECTIVE)])
+        self.tr = make_tracker(configs, y_val.double().numpy(), len(y_val), np.zeros(m), True)
+        start_pegasos_tracking(self.tr, T)
+        self.code = int(configs.metric[0])
+        self.X_val, self.y_val = X_val, y_val.double()
+        self.dummy_alpha = np.zeros(m)
+        #: the validation alignment at every check step
+        self.alignments: dict[int, float] = {}
+
+    def stops(self, t: int, E_val: Callable[[], torch.Tensor], gamma: float) -> bool:
+        """At a check step: record the alignment of ``E_val()``'s kernel; True: stop here."""
+        if t != self.tr.counters[NEXT_EVENT]:
+            return False
+        E = E_val()
+        a = float(alignment(rbf(E, E, gamma).double(), self.y_val))
+        self.alignments[t] = a
+        objectives = np.full(self.tr.bars.shape[0], np.nan)
+        objectives[self.code] = a
+        return bool(record_objectives(self.tr, t, objectives, np.nan, self.dummy_alpha))
 
 
 class _NSVM(ClassifierMixin, BaseEstimator):
@@ -599,12 +646,18 @@ class NSVM4Classifier(_NSVM):
         "exactly (one Pegasos sweep).\n"
         + _EXTRA_DOC
         + "    batch_size : int (k >= 2)\n    part2_steps : int (>= 1)\n"
+        "    part1_early_stopping : EarlyStopping or None\n"
+        "        Stop Part I on the validation alignment (higher is better; the configuration's\n"
+        "        metric is ignored) with its patience, tol, interval and rule; needs X_val and\n"
+        "        y_val in fit. Part II then trains on the stopped network's features\n"
+        "        (``n_part1_steps_``, ``part1_stopped_early_``, ``part1_alignment_``).\n"
     )
 
     _parameter_constraints: dict = {
         **_COMMON_CONSTRAINTS,
         "batch_size": [Interval(Integral, 2, None, closed="left")],
         "part2_steps": [Interval(Integral, 1, None, closed="left")],
+        "part1_early_stopping": [EarlyStopping, None],
     }
 
     def __init__(
@@ -625,6 +678,7 @@ class NSVM4Classifier(_NSVM):
         dtype: str = "float32",
         random_state: Any = None,
         diagnostic_interval: int | None = None,
+        part1_early_stopping: EarlyStopping | None = None,
     ) -> None:
         self.network = network
         self.input_shape = input_shape
@@ -632,6 +686,7 @@ class NSVM4Classifier(_NSVM):
         self.gamma = gamma
         self.n_steps = n_steps
         self.part2_steps = part2_steps
+        self.part1_early_stopping = part1_early_stopping
         self.batch_size = batch_size
         self.lr = lr
         self.momentum = momentum
@@ -661,20 +716,40 @@ class NSVM4Classifier(_NSVM):
         m, k = X.shape[0], self.batch_size
         if k > m:
             raise ValueError(f"batch_size={k} exceeds the {m} training points; lower it.")
+        part1 = self._part1_tracking(m)
         start = time.perf_counter()
+        steps = self.n_steps
         for t in range(1, self.n_steps + 1):
             A = rng.choice(m, k, replace=False)
             F.train()
             B = F(X[A])
             self._step(F, opt, (1.0 - alignment(rbf(B, B, self.gamma), y[A])) ** 2)
             self._diagnose(F, t)
+            if part1 is not None and part1.stops(
+                t, lambda: self._embed(F, part1.X_val), self.gamma
+            ):
+                steps = t
+                break
+        self.part1_stopped_early_ = part1 is not None and bool(part1.tr.out_iter[0, 0] >= 0)
+        self.part1_alignment_ = part1.alignments if part1 is not None else {}
         F.eval()
         self.part1_seconds_ = time.perf_counter() - start
         self._Z = self._embed(F, X).double().numpy()
         self._y = y.double().numpy()
         self._pegasos_seed = int(rng.randint(2**31 - 1))
-        self.n_part1_steps_ = self.n_steps
+        self.n_part1_steps_ = steps
         self._part2(self.part2_steps, X)
+
+    def _part1_tracking(self, m: int) -> _Part1Tracking | None:
+        """Part I's early stopping on the validation rows given to ``fit``, or None."""
+        if self.part1_early_stopping is None:
+            return None
+        X_val, y_val = self._eval_raw[:2]
+        if X_val is None or y_val is None:
+            raise ValueError("part1_early_stopping needs X_val and y_val in fit.")
+        X_val = self._tensor(validate_data(self, X_val, dtype=np.float64, reset=False))
+        y_val = torch.as_tensor(self._signs(np.asarray(y_val), "y_val"), dtype=X_val.dtype)
+        return _Part1Tracking(self.part1_early_stopping, X_val, y_val, m, self.n_steps)
 
     def _part2(self, steps: int, X: torch.Tensor) -> None:
         result, _ = run_pegasos(

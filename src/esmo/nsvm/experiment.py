@@ -159,6 +159,51 @@ def fit_record(clf, X, y, X_test, y_test) -> dict[str, Any]:
     }
 
 
+def part1_early_stopping(
+    dataset: str,
+    settings: dict[str, Any],
+    data: tuple[np.ndarray, ...],
+    configs: list[EarlyStopping],
+    seed: int,
+    steps_scale: float,
+    max_factor: float,
+) -> pd.DataFrame:
+    """NSVM-4 with Part I stopped on the validation alignment by each configuration, Part II at
+    its full T (protocol note, sec 7), against the run that trains Part I to the end; one row per
+    configuration in the early-stopping table's columns (method ``nsvm4_part1``).
+
+    ``data`` is ``(X, y, X_val, y_val, X_test, y_test)``; Part I may run to ``max_factor``
+    times the paper's T (scaled by ``steps_scale``). Each configuration is its own fit: Part II
+    trains on the stopped network's features, which no single run can give.
+    """
+    X, y, X_val, y_val, X_test, y_test = data
+    scale = steps_scale * max_factor
+    full = classifier(dataset, "nsvm4", settings, seed, scale).fit(X, y)
+    at_end = float(full.score(X_test, y_test))
+    rows = []
+    for config in configs:
+        clf = classifier(dataset, "nsvm4", settings, seed, scale)
+        clf.set_params(part1_early_stopping=config).fit(X, y, X_val, y_val)
+        rows.append(
+            {
+                "method": "nsvm4_part1",
+                "patience": config.patience,
+                "es_tol": config.tol,
+                "interval": config.interval,
+                "paper_steps": max(2, round(settings["n_steps"] * steps_scale)),
+                "max_steps": full.n_part1_steps_,
+                "stop_step": clf.n_part1_steps_,
+                "stopped_early": clf.part1_stopped_early_,
+                "val_accuracy": float(clf.score(X_val, y_val)),
+                "test_accuracy": float(clf.score(X_test, y_test)),
+                "test_accuracy_at_end": at_end,
+                "seconds_at_stop": clf.fit_seconds_,
+                "seconds_at_end": full.fit_seconds_,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
 def early_stopping_configs(patience: list[int], es_tol: list[float], interval: int) -> list:
     """Every (patience, es_tol) pair at one check interval, on validation accuracy."""
     return [

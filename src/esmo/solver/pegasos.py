@@ -126,7 +126,7 @@ def pegasos_check(tr, t, lam, alpha):
 
     ``f = 0`` predicts +1 (the paper's rule). Returns True when the run should end.
     """
-    S, y_eval, n_val, counters = tr.S, tr.y_eval, tr.n_val, tr.counters
+    S, y_eval, n_val = tr.S, tr.y_eval, tr.n_val
     scale = 1.0 / (lam * t)
     correct = 0
     hinge_sum = 0.0
@@ -141,6 +141,19 @@ def pegasos_check(tr, t, lam, alpha):
     for v in range(n_val, S.shape[0]):
         correct += (S[v] >= 0.0) == (y_eval[v] > 0.0)
     tacc = correct / n_test if n_test > 0 else np.nan
+    return record_objectives(tr, t, objectives, tacc, alpha)
+
+
+@jit
+def record_objectives(tr, t, objectives, tacc, alpha):
+    """Step the state machines on one check's ``objectives`` (by metric code) and schedule the
+    next check. Returns True when the run should end (every configuration stopped).
+
+    Pegasos's checks compute accuracy and hinge first; a caller with an objective of
+    its own (NSVM-4's Part I: the validation alignment, a user :class:`Metric`'s code)
+    passes it here directly.
+    """
+    counters = tr.counters
     record_check(tr, t, objectives, tacc, 0.0, alpha, INCREMENTAL)
     if counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
         return True

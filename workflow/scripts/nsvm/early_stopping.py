@@ -1,6 +1,7 @@
 """Beyond the paper: per method (NSVM-1..4, Pegasos without a network), one tracked run (without
 the tuning split, to max_factor x T) gives every early-stopping configuration's stop step and its
-validation and test accuracy, exactly."""
+validation and test accuracy, exactly; NSVM-4's Part I stopped on the validation alignment
+(``nsvm4_part1``) takes one fit per configuration."""
 
 import time
 
@@ -12,6 +13,7 @@ from esmo.nsvm.experiment import (
     ALGORITHMS,
     classifier,
     early_stopping_configs,
+    part1_early_stopping,
     with_tuned_learning_rates,
 )
 from esmo.solver.pegasos import sweep_pegasos
@@ -73,4 +75,9 @@ with job_log(snakemake.log[0], f"early stopping on {w.dataset}, seed {w.seed}"):
             seconds_at_stop=seconds, seconds_at_end=end_seconds,
         ).rename(columns={"stop_iter": "stop_step"})  # fmt: skip
         tables.append(table)
+    part1 = part1_early_stopping(
+        w.dataset, settings["nsvm4"], (X, y, Xv, yv, d["X_test"], d["y_test"]), configs, seed,
+        p.steps_scale, es["max_factor"],
+    )  # fmt: skip
+    tables.append(part1.assign(dataset=w.dataset, seed=seed))
     pd.concat(tables, ignore_index=True).to_csv(snakemake.output[0], index=False)
