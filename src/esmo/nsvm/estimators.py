@@ -52,14 +52,13 @@ from esmo.solver.sweep import SweepResult
 from esmo.solver.tracking import NEXT_EVENT, make_tracker
 
 _DTYPES = {"float32": torch.float32, "float64": torch.float64}
+_CHUNK = 1024  # rows per forward pass when embedding many points
 
 
 class TrainingDiverged(ValueError):
     """An NSVM fit whose network or coefficients left the finite numbers (a learning rate too
     large, a lam too small): the learning-rate search counts it as a loss, not a crash."""
 
-
-_CHUNK = 1024  # rows per forward pass when embedding many points
 
 _COMMON_CONSTRAINTS: dict = {
     "network": [nn.Module, callable],
