@@ -250,7 +250,9 @@ class _Doubling(nn.Module):
         return self.w * x
 
 
-def test_learning_rate_search_keeps_the_best_smaller_lr_and_skips_diverged_fits(monkeypatch):
+def test_learning_rate_search_keeps_the_best_smaller_lr_and_skips_diverged_fits(
+    monkeypatch, tmp_path
+):
     """The note's rule on hand-set tuning accuracies: best wins, ties go to the smaller lr, a
     diverged fit scores NaN and is never chosen; if all diverge, the error names the fix."""
     from esmo.nsvm import experiment
@@ -278,7 +280,10 @@ def test_learning_rate_search_keeps_the_best_smaller_lr_and_skips_diverged_fits(
     assert table["lr"].tolist() == [1e-4, 3e-4, 1e-3, 3e-3]
     np.testing.assert_array_equal(table["tune_accuracy"], [0.8, 0.9, 0.9, np.nan])
     assert experiment.chosen_learning_rates(table) == {"nsvm1": 3e-4}
-    tuned = experiment.with_tuned_learning_rates({"nsvm1": {"lr": 1.0, "n_steps": 5}}, table)
+    table.to_csv(tmp_path / "tuning.csv", index=False)  # as the workflow's tuning job writes it
+    tuned = experiment.with_tuned_learning_rates(
+        {"nsvm1": {"lr": 1.0, "n_steps": 5}}, str(tmp_path / "tuning.csv")
+    )
     assert tuned == {"nsvm1": {"lr": 3e-4, "n_steps": 5}}
     with pytest.raises(ValueError, match="every learning rate .* diverged.*smaller values"):
         experiment.tune_learning_rate("ringnorm", "nsvm1", {}, split, [3e-3], 0, 1)
@@ -308,3 +313,17 @@ def test_part1_early_stopping_stops_where_the_rule_stops_on_the_alignments(easy,
     assert es.part1_alignment_ == {t: a for t, a in values.items() if t <= stop}
     with pytest.raises(ValueError, match="part1_early_stopping needs X_val and y_val"):
         NSVM4Classifier(**kw, part1_early_stopping=EarlyStopping(1, 0.0)).fit(X, y)
+
+
+def test_part1_rows_refuse_a_reference_whose_part1_stopped():
+    """The nsvm4_part1 rows compare with NSVM-4 trained to the end; a shorter run is refused."""
+    from types import SimpleNamespace
+
+    from esmo.nsvm.experiment import part1_early_stopping
+
+    stopped = SimpleNamespace(n_part1_steps_=2001)
+    data = (np.zeros((4, 20)), np.array([-1.0, 1.0] * 2)) * 3
+    with pytest.raises(ValueError, match="Part I to the end .2001 steps of 4200"):
+        part1_early_stopping(
+            "ringnorm", {"n_steps": 4200}, data, [EarlyStopping(1, 0.0)], 0, 1.0, 1.0, stopped
+        )

@@ -51,7 +51,7 @@ def read_idx(path: str | Path) -> np.ndarray:
     ndim = magic - 2048
     dims = [int.from_bytes(data[4 + 4 * k : 8 + 4 * k], "big") for k in range(ndim)]
     offset = 4 + 4 * ndim
-    if len(data) - offset != math.prod(dims) or len(data) < offset:
+    if len(data) - offset != math.prod(dims):  # negative when even the header is cut
         raise _damaged(path, f"{max(len(data) - offset, 0)} values for the shape {dims}")
     return np.frombuffer(data, np.uint8, offset=offset).reshape(dims)
 

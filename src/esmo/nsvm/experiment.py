@@ -73,6 +73,18 @@ def make_split(
     return {"X_train": X, "y_train": y, "X_test": X_test, "y_test": y_test, "tune": tune}
 
 
+def scaled_steps(steps: int, steps_scale: float) -> int:
+    """A step count times ``steps_scale``: at least 2 (a batch algorithm's minimum)."""
+    return max(2, round(steps * steps_scale))
+
+
+def tuning_parts(split: dict[str, np.ndarray]) -> tuple[np.ndarray, ...]:
+    """``(X, y, X_tune, y_tune)``: a split's training rows without its tuning rows, and those."""
+    X, y, tune = split["X_train"], split["y_train"], split["tune"]  # an npz loads per access
+    rest = np.setdiff1d(np.arange(len(y)), tune)
+    return X[rest], y[rest], X[tune], y[tune]
+
+
 def classifier(
     dataset: str, algorithm: str, settings: dict[str, Any], seed: int, steps_scale: float
 ):
@@ -83,7 +95,7 @@ def classifier(
     params = dict(settings)
     for key in ("n_steps", "part2_steps"):
         if key in params:
-            params[key] = max(2, round(params[key] * steps_scale))
+            params[key] = scaled_steps(params[key], steps_scale)
     return make_classifier(
         algorithm, network=network, input_shape=shape, random_state=seed, **params
     )
@@ -101,14 +113,12 @@ def tune_learning_rate(
     """The protocol's learning-rate choice for one algorithm on one split: train on the training
     rows without the tuning rows at each ``lr`` of ``grid``, score the tuning rows; the best
     accuracy wins, ties go to the smaller ``lr``, and a diverged fit scores NaN (never chosen)."""
-    tune = split["tune"]
-    rest = np.setdiff1d(np.arange(len(split["y_train"])), tune)
-    X, y = split["X_train"][rest], split["y_train"][rest]
+    X, y, X_tune, y_tune = tuning_parts(split)
     rows = []
     for lr in sorted(float(v) for v in grid):
         clf = classifier(dataset, algorithm, {**settings, "lr": lr}, seed, steps_scale)
         try:
-            accuracy = float(clf.fit(X, y).score(split["X_train"][tune], split["y_train"][tune]))
+            accuracy = float(clf.fit(X, y).score(X_tune, y_tune))
         except TrainingDiverged:
             accuracy = np.nan
         rows.append({"method": algorithm, "lr": lr, "tune_accuracy": accuracy})
@@ -129,12 +139,13 @@ def chosen_learning_rates(table: pd.DataFrame) -> dict[str, float]:
 
 
 def with_tuned_learning_rates(
-    settings: dict[str, dict[str, Any]], tuning: pd.DataFrame | None
+    settings: dict[str, dict[str, Any]], tuning: str | None
 ) -> dict[str, dict[str, Any]]:
-    """Each algorithm's settings with its chosen ``lr`` from ``tuning`` (None: as given)."""
+    """Each algorithm's settings with its chosen ``lr`` from the table of
+    :func:`tune_learning_rate` at path ``tuning`` (None: the settings as given)."""
     if tuning is None:
         return settings
-    chosen = chosen_learning_rates(tuning)
+    chosen = chosen_learning_rates(pd.read_csv(tuning))
     return {a: {**params, "lr": chosen.get(a, params["lr"])} for a, params in settings.items()}
 
 
@@ -167,10 +178,12 @@ def part1_early_stopping(
     seed: int,
     steps_scale: float,
     max_factor: float,
+    full: Any,
 ) -> pd.DataFrame:
     """NSVM-4 with Part I stopped on the validation alignment by each configuration, Part II at
-    its full T (protocol note, sec 7), against the run that trains Part I to the end; one row per
-    configuration in the early-stopping table's columns (method ``nsvm4_part1``).
+    its full T (protocol note, sec 7), against ``full``, the same NSVM-4 fitted with Part I to
+    the end (the early-stopping job's tracked run); one row per configuration in the
+    early-stopping table's columns (method ``nsvm4_part1``).
 
     ``data`` is ``(X, y, X_val, y_val, X_test, y_test)``; Part I may run to ``max_factor``
     times the paper's T (scaled by ``steps_scale``). Each configuration is its own fit: Part II
@@ -178,7 +191,11 @@ def part1_early_stopping(
     """
     X, y, X_val, y_val, X_test, y_test = data
     scale = steps_scale * max_factor
-    full = classifier(dataset, "nsvm4", settings, seed, scale).fit(X, y)
+    if full.n_part1_steps_ != scaled_steps(settings["n_steps"], scale):
+        raise ValueError(
+            f"full must be NSVM-4 fitted with Part I to the end ({full.n_part1_steps_} steps "
+            f"of {scaled_steps(settings['n_steps'], scale)}); fit it without part1_early_stopping."
+        )
     at_end = float(full.score(X_test, y_test))
     rows = []
     for config in configs:
@@ -190,7 +207,7 @@ def part1_early_stopping(
                 "patience": config.patience,
                 "es_tol": config.tol,
                 "interval": config.interval,
-                "paper_steps": max(2, round(settings["n_steps"] * steps_scale)),
+                "paper_steps": scaled_steps(settings["n_steps"], steps_scale),
                 "max_steps": full.n_part1_steps_,
                 "stop_step": clf.n_part1_steps_,
                 "stopped_early": clf.part1_stopped_early_,

@@ -14,6 +14,8 @@ from esmo.nsvm.experiment import (
     classifier,
     early_stopping_configs,
     part1_early_stopping,
+    scaled_steps,
+    tuning_parts,
     with_tuned_learning_rates,
 )
 from esmo.solver.pegasos import sweep_pegasos
@@ -22,15 +24,10 @@ w, p = snakemake.wildcards, snakemake.params
 es = p.early_stopping
 with job_log(snakemake.log[0], f"early stopping on {w.dataset}, seed {w.seed}"):
     d = np.load(snakemake.input.split)
-    tuning = getattr(snakemake.input, "lr_tuning", None)  # present when nsvm.lr_tuning is on
-    settings = with_tuned_learning_rates(
-        p.settings, pd.read_csv(tuning) if tuning is not None else None
-    )
+    # the chosen learning rates when nsvm.lr_tuning is on (the input is there only then)
+    settings = with_tuned_learning_rates(p.settings, getattr(snakemake.input, "lr_tuning", None))
     seed = int(w.seed)
-    tune = d["tune"]
-    rest = np.setdiff1d(np.arange(len(d["y_train"])), tune)
-    X, y = d["X_train"][rest], d["y_train"][rest]
-    Xv, yv = d["X_train"][tune], d["y_train"][tune]
+    X, y, Xv, yv = tuning_parts(d)
     configs = early_stopping_configs(es["patience"], es["es_tol"], es["interval"])
     tables = []
     for algorithm in [*ALGORITHMS, "pegasos"]:
@@ -55,9 +52,10 @@ with job_log(snakemake.log[0], f"early stopping on {w.dataset}, seed {w.seed}"):
             clf.fit(X, y, Xv, yv, d["X_test"], d["y_test"])
             sweep = clf.early_stopping_
             key = "part2_steps" if algorithm == "nsvm4" else "n_steps"
-            paper_steps = max(2, round(settings[algorithm][key] * p.steps_scale))
+            paper_steps = scaled_steps(settings[algorithm][key], p.steps_scale)
             max_steps = sweep.reference["n_iter"]
             if algorithm == "nsvm4":
+                full_nsvm4 = clf  # a sweep: Part I and Part II run to the end
                 # Part I runs in full; Part II's (Pegasos) time taken as linear in its steps
                 part2 = clf.part2_sweep_seconds_
                 end_seconds = clf.part1_seconds_ + part2
@@ -77,7 +75,7 @@ with job_log(snakemake.log[0], f"early stopping on {w.dataset}, seed {w.seed}"):
         tables.append(table)
     part1 = part1_early_stopping(
         w.dataset, settings["nsvm4"], (X, y, Xv, yv, d["X_test"], d["y_test"]), configs, seed,
-        p.steps_scale, es["max_factor"],
+        p.steps_scale, es["max_factor"], full_nsvm4,
     )  # fmt: skip
     tables.append(part1.assign(dataset=w.dataset, seed=seed))
     pd.concat(tables, ignore_index=True).to_csv(snakemake.output[0], index=False)

@@ -13,10 +13,8 @@ from esmo.nsvm.experiment import ALGORITHMS, classifier, fit_record, with_tuned_
 w, p = snakemake.wildcards, snakemake.params
 with job_log(snakemake.log[0], f"NSVM-1..4 on {w.dataset}, seed {w.seed}"):
     d = np.load(snakemake.input.split)
-    tuning = getattr(snakemake.input, "lr_tuning", None)  # present when nsvm.lr_tuning is on
-    settings = with_tuned_learning_rates(
-        p.settings, pd.read_csv(tuning) if tuning is not None else None
-    )
+    # the chosen learning rates when nsvm.lr_tuning is on (the input is there only then)
+    settings = with_tuned_learning_rates(p.settings, getattr(snakemake.input, "lr_tuning", None))
     records, diagnostics = [], []
     for algorithm in ALGORITHMS:
         clf = classifier(w.dataset, algorithm, settings[algorithm], int(w.seed), p.steps_scale)
