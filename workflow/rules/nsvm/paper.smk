@@ -59,7 +59,11 @@ rule nsvm_tune_lr:
     input:
         nsvm_first_seed_split,
     output:
-        "results/nsvm/lr_tuning/{dataset}.csv",
+        report(
+            "results/nsvm/lr_tuning/{dataset}.csv",
+            caption="../../report/nsvm/lr_tuning.rst",
+            category="NSVM",
+        ),
     log:
         "logs/nsvm/lr_tuning/{dataset}.log",
     wildcard_constraints:
