@@ -144,6 +144,7 @@ def test_sweep_equals_separate_early_stopped_fits(configs, which, evaluation):
         res, track = _fit(cfg, split, dtype=np.float32, evaluation=evaluation)
         assert row.stopped_early == res.stopped_early
         assert row.stop_iter == res.n_iter
+        assert sweep.stop_kernel_rows[row.Index] == res.kernel_rows
         if res.stopped_early:
             assert row.val_accuracy == track.val_accuracy[0]
             assert row.test_accuracy == track.test_accuracy[0]
@@ -153,6 +154,33 @@ def test_sweep_equals_separate_early_stopped_fits(configs, which, evaluation):
         else:
             assert row.val_accuracy == sweep.reference["val_accuracy"]
             assert row.stop_iter == sweep.reference["n_iter"]
+
+
+@pytest.mark.parametrize("cache_size_mb", [200.0, 0.05])
+def test_kernel_rows_at_each_stop_equal_a_separate_fits_count(cache_size_mb):
+    """The kernel cost a sweep records at a stop is the separate early-stopped fit's, also
+    when a small cache evicts rows (0.05 MB holds about a third of them here), and a plain
+    fit with every row resident computes each row it touches once."""
+    X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT
+    configs = [EarlyStopping(p, tol, interval=r) for p, tol, r in [(1, 0.0, 1), (3, 0.0, 5),
+               (5, 0.01, 2), (20, 0.0, 10), (10**9, 0.0, 1)]]  # fmt: skip
+    kw = dict(SVM, cache_size_mb=cache_size_mb)
+    sweep = sweep_early_stopping(X_tr, y_tr, X_val, y_val, configs, X_test=X_te, y_test=y_te, **kw)
+    assert sweep.stopped_early[:-1].sum() >= 3 and not sweep.stopped_early[-1]
+    for c, cfg in enumerate(configs):
+        res, _ = run_smo(
+            X_tr, y_tr, SolverParams(**kw), configs=EarlyStoppingSet.of([cfg]),
+            X_val=X_val, y_val=y_val, X_test=X_te, y_test=y_te,
+        )  # fmt: skip
+        assert res.n_iter == sweep.stop_iter[c]
+        assert res.kernel_rows == sweep.stop_kernel_rows[c]
+    assert sweep.stop_kernel_rows[-1] == sweep.reference["kernel_rows"]
+    assert np.all(np.diff(sweep.stop_kernel_rows[np.argsort(sweep.stop_iter)]) >= 0)
+    plain = solve_smo(X_tr, y_tr, **kw)
+    if cache_size_mb == 200.0:  # resident: one computation per distinct row of a working pair
+        assert plain.kernel_rows == sweep.reference["kernel_rows"] <= len(y_tr)
+    else:  # evictions: rows computed again
+        assert sweep.reference["kernel_rows"] > len(y_tr)
 
 
 def test_sweep_accuracies_equal_fresh_predictions_of_the_stopped_models():

@@ -78,6 +78,7 @@ def test_sweep_equals_separate_early_stopped_runs(problem):
         )
         assert one.n_steps == sweep.stop_iter[c]
         assert one.stopped_early == sweep.stopped_early[c]
+        assert one.n_violations == sweep.stop_kernel_rows[c]  # one kernel row per violation
         if one.stopped_early:
             assert tr.out_acc[0, 0] == sweep.val_accuracy[c]
             assert tr.out_acc[0, 1] == sweep.test_accuracy[c]

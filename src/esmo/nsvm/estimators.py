@@ -117,7 +117,7 @@ class _Tracking:
         n_val = self.tr.n_val
         ref_val = float(np.mean(pred[:n_val] == positive[:n_val]))
         ref_test = float(np.mean(pred[n_val:] == positive[n_val:])) if self.has_test else np.nan
-        return tracked_outcomes(self.tr, n_steps, ref_val, ref_test)
+        return tracked_outcomes(self.tr, n_steps, ref_val, ref_test, kernel_rows=0)
 
 
 def _computed_by_part1(f_val: np.ndarray, y_val: np.ndarray) -> float:

@@ -35,6 +35,7 @@ from esmo.solver.tracking import (
     ACCURACY,
     HINGE,
     INCREMENTAL,
+    KERNEL_ROWS,
     LIMIT,
     N_ACTIVE,
     NEXT_EVENT,
@@ -200,6 +201,7 @@ def pegasos_loop(X, y, E, idx, lam, gamma, kernel, alpha, G, tr):
                 for v in range(S.shape[0]):
                     S[v] += yi * row_eval[v]
         if track and t == tr.counters[NEXT_EVENT]:
+            tr.counters[KERNEL_ROWS] = violations  # one row per violation so far
             if pegasos_check(tr, t, lam, alpha):
                 return t, True, violations
     return n_steps, False, violations
@@ -329,13 +331,17 @@ def sweep_pegasos(
     positive = tr.y_eval > 0
     ref_val = float(np.mean(pred[:n_val] == positive[:n_val]))
     ref_test = float(np.mean(pred[n_val:] == positive[n_val:])) if X_test is not None else np.nan
-    return tracked_outcomes(tr, result.n_steps, ref_val, ref_test)
+    return tracked_outcomes(tr, result.n_steps, ref_val, ref_test, result.n_violations)
 
 
-def tracked_outcomes(tr: Tracker, n_steps: int, ref_val: float, ref_test: float) -> SweepResult:
+def tracked_outcomes(
+    tr: Tracker, n_steps: int, ref_val: float, ref_test: float, kernel_rows: int
+) -> SweepResult:
     """A tracker's outcomes after a run to ``n_steps`` whose final model scored ``ref_val, ref_test``.
 
     A configuration that never stopped ends at ``n_steps`` with the final model's values.
+    ``kernel_rows`` is the run's kernel rows by the end (Pegasos: one per violation; 0 for
+    the NSVMs, whose kernel moves with the network).
     """
     stopped = tr.out_iter[:, 0] >= 0
     return SweepResult(
@@ -344,6 +350,7 @@ def tracked_outcomes(tr: Tracker, n_steps: int, ref_val: float, ref_test: float)
             "max_iter_reached": False,
             "val_accuracy": ref_val,
             "test_accuracy": ref_test,
+            "kernel_rows": kernel_rows,
         },
         stop_iter=np.where(stopped, tr.out_iter[:, 0], n_steps),
         stopped_early=stopped,
@@ -354,4 +361,5 @@ def tracked_outcomes(tr: Tracker, n_steps: int, ref_val: float, ref_test: float)
         best_test_accuracy=np.where(stopped, tr.out_acc[:, 3], ref_test),
         best_alpha=tr.best_alpha,
         best_rho=np.zeros(tr.patience.shape[0]),
+        stop_kernel_rows=np.where(stopped, tr.out_iter[:, 2], kernel_rows),
     )

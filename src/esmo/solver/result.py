@@ -25,7 +25,8 @@ class SolverResult:
     tell whether the wall-clock budget or the per-check hook ended the run.
     ``kernel_evaluations`` counts the kernel values the run computed (rows times
     their columns, evaluation columns and fresh checks included; 0 where a
-    solver does not count).
+    solver does not count); ``kernel_rows`` the kernel rows it computed (cache
+    misses), the cost measure that does not depend on what the rows carry.
     """
 
     alpha: np.ndarray
@@ -38,6 +39,7 @@ class SolverResult:
     max_time_reached: bool = False
     stopped_by_callback: bool = False
     kernel_evaluations: int = 0
+    kernel_rows: int = 0
 
 
 class CheckInfo(NamedTuple):
@@ -73,6 +75,9 @@ class Tracking:
     early-stopped fit). ``final_predictions`` holds, when asked for, the returned
     model's predictions (+1 or -1) at the validation then test points: the signs
     of fresh float64 decision values (:func:`esmo.solver.predictions.final_predictions`).
+    ``stop_kernel_rows`` holds the kernel rows the run had computed at each
+    configuration's stop (undefined where ``stop_iter`` is -1): what a separate
+    early-stopped fit computes.
     """
 
     stop_iter: np.ndarray
@@ -84,4 +89,5 @@ class Tracking:
     best_alpha: np.ndarray
     best_rho: np.ndarray
     eval_sums: np.ndarray
+    stop_kernel_rows: np.ndarray
     final_predictions: np.ndarray | None = None

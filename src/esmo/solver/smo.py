@@ -72,6 +72,7 @@ from esmo.solver.state import (
     seeded_state,
 )
 from esmo.solver.tracking import (
+    KERNEL_ROWS,
     N_ACTIVE,
     N_INCREMENTAL,
     NEXT_EVENT,
@@ -159,9 +160,11 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
             Kj_ev = Kj[n : n + m]
             if not is_check:
                 advance(tr, Ki_ev, Kj_ev, ci, cj)
-            elif check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
-                save_counts(state, n_iter, n_free)
-                return EARLY_STOPPED
+            else:
+                counters[KERNEL_ROWS] = rows.clock[2]  # the cost a stop here records
+                if check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
+                    save_counts(state, n_iter, n_free)
+                    return EARLY_STOPPED
         if is_fresh or (is_check and pause_at_checks):
             tr.rho_now[0] = rho
             save_counts(state, n_iter, n_free)
@@ -213,6 +216,7 @@ def drive(
         started = time.perf_counter()
         reason = smo_loop(y, QD, upper, tol, stop_at, rows, tr, state, callback is not None)
         if reason == PAUSED and state.n_iter == tr.counters[NEXT_FRESH]:
+            tr.counters[KERNEL_ROWS] = rows.clock[2]
             fresh_check(tr, state.n_iter, fresh_sums(state.alpha), y, state.G, state.alpha)
             if tr.counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
                 return EARLY_STOPPED
@@ -316,7 +320,7 @@ def run_smo(
     loop_args = (y, kernel_diagonal(X, params.kernel), upper, params.tol)
     reason = drive(loop_args, rows, tr, state, limit, callback, max_time, fresh_sums)
     kernel_values = int(rows.clock[2]) * rows.XT.shape[1] + fresh_kernel_values[0]
-    result = _result(y, p, state, tr, configs, reason, kernel_values)
+    result = _result(y, p, state, tr, configs, reason, (kernel_values, int(rows.clock[2])))
     if not len(configs):
         return result, None
     predictions = None
@@ -354,9 +358,12 @@ def _result(
     tr: Any,
     configs: EarlyStoppingSet,
     reason: int,
-    kernel_evaluations: int,
+    kernel_cost: tuple[int, int],
 ) -> SolverResult:
-    """The model a run returns: where it ended, or a restore_best fit's best iterate."""
+    """The model a run returns: where it ended, or a restore_best fit's best iterate.
+
+    ``kernel_cost`` is what the run computed: (kernel values, kernel rows).
+    """
     alpha, G, status = state.alpha.copy(), state.G, state.status
     rho = float(calculate_rho(y, G, status))
     objective = float(np.dot(alpha, G + p) / 2.0)
@@ -373,7 +380,8 @@ def _result(
         state,
         max_time_reached=reason == TIME_LIMIT,
         stopped_by_callback=reason == CALLBACK_STOP,
-        kernel_evaluations=kernel_evaluations,
+        kernel_evaluations=kernel_cost[0],
+        kernel_rows=kernel_cost[1],
     )
 
 
@@ -389,6 +397,7 @@ def _tracking(tr: Any, configs: EarlyStoppingSet, predictions: np.ndarray | None
         best_alpha=tr.best_alpha,
         best_rho=tr.best_rho[configs.restore_best].copy(),
         eval_sums=tr.S,
+        stop_kernel_rows=tr.out_iter[:, 2].copy(),
         final_predictions=predictions,
     )
 

@@ -41,6 +41,10 @@ class SweepResult:
     checked iterate of each configuration that asked for ``restore_best``, in
     order: the model its separate fit returns when it stopped early (one that
     never stopped returns the converged model instead).
+    ``stop_kernel_rows`` counts the kernel rows computed by each stop (the
+    reference's ``kernel_rows`` by the end): the kernel cost of the separate fit,
+    whose rows carry the validation and test columns while it tracks (0 where a
+    solver does not count rows).
     ``table`` puts the per-configuration arrays in a DataFrame.
     """
 
@@ -54,6 +58,7 @@ class SweepResult:
     best_test_accuracy: np.ndarray
     best_alpha: np.ndarray
     best_rho: np.ndarray
+    stop_kernel_rows: np.ndarray
 
     @property
     def table(self) -> Any:
@@ -122,6 +127,7 @@ def sweep_early_stopping(
         "max_iter_reached": result.max_iter_reached,
         "val_accuracy": ref_val,
         "test_accuracy": ref_test,
+        "kernel_rows": result.kernel_rows,
     }
     stopped = track.stop_iter >= 0
     return SweepResult(
@@ -135,4 +141,5 @@ def sweep_early_stopping(
         best_test_accuracy=np.where(stopped, track.best_test_accuracy, ref_test),
         best_alpha=track.best_alpha,
         best_rho=track.best_rho,
+        stop_kernel_rows=np.where(stopped, track.stop_kernel_rows, result.kernel_rows),
     )

@@ -31,6 +31,9 @@ from esmo.solver.rho import calculate_rho
 
 # indices of Tracker.counters and Tracker.bars
 N_ACTIVE, NEXT_EVENT, NEXT_DEADLINE, LIMIT, N_INCREMENTAL, NEXT_FRESH = 0, 1, 2, 3, 4, 5
+#: Tracker.counters index: the kernel rows the run had computed when the current check
+#: began (set by the loop before each check; a stop records it as its cost)
+KERNEL_ROWS = 6
 #: How a configuration's checks read the decision values (Tracker.n_using's columns).
 INCREMENTAL, FRESH = 0, 1
 # the built-in metric codes (indices into esmo.early_stopping.METRICS); users' Metric
@@ -48,8 +51,8 @@ SMOOTHING_T = 10.0
 class Tracker(NamedTuple):
     """Configurations, evaluation data and state of the tracked early-stopping state machines.
 
-    ``out_iter[c] = (stop_iter, best_iter)``, ``out_acc[c] = (val, test, best_val,
-    best_test)``; ``last`` holds the last check's validation accuracy, hinge
+    ``out_iter[c] = (stop_iter, best_iter, kernel rows computed by the stop)``,
+    ``out_acc[c] = (val, test, best_val, best_test)``; ``last`` holds the last check's validation accuracy, hinge
     loss and description length per training point (NaN where no configuration
     reads it), for the per-check hook. ``linear_term`` is the dual's ``p``,
     which the description length needs to read ``f`` off the gradient. ``best_alpha[keep_row[c]]`` and ``best_rho[c]`` hold the best
@@ -151,11 +154,11 @@ def _new_tracker(
         schedules=np.ascontiguousarray(schedules, dtype=np.int64),
         schedule=np.ascontiguousarray(schedule.ravel(), dtype=np.int64),
         n_using=np.zeros((schedules.shape[0], 2), dtype=np.int64),
-        out_iter=np.empty((k, 2), dtype=np.int64),
+        out_iter=np.empty((k, 3), dtype=np.int64),
         out_acc=np.empty((k, 4)),
         best_alpha=np.zeros((int(np.count_nonzero(configs.restore_best)), n)),
         best_rho=np.zeros(k),
-        counters=np.array([k, 0, 0, 0, 0, -1], dtype=np.int64),
+        counters=np.array([k, 0, 0, 0, 0, -1, 0], dtype=np.int64),
         bars=np.empty(len(configs.higher_is_better)),
         last=np.full(len(configs.higher_is_better), np.nan),
         rho_now=np.zeros(1),
@@ -358,6 +361,7 @@ def record_check(tr, n_iter, objectives, tacc, rho, alpha, kind):
             tr.counters[N_INCREMENTAL] -= kind == INCREMENTAL
             tr.n_using[tr.schedule[c], kind] -= 1
             tr.out_iter[c, 0] = n_iter
+            tr.out_iter[c, 2] = tr.counters[KERNEL_ROWS]
             tr.out_acc[c, 0] = objectives[ACCURACY]
             tr.out_acc[c, 1] = tacc
     check_bounds(tr)
