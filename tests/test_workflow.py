@@ -102,6 +102,7 @@ def test_nsvm_target_plans_the_default_scale(tmp_path):
     nsvm = planned_jobs(tmp_path, "nsvm")
     assert nsvm["nsvm_train"] == 4 and nsvm["nsvm_baselines"] == 4 and nsvm["nsvm_split"] == 4
     assert nsvm["nsvm_early_stopping"] == 1 and nsvm["nsvm_mnist"] == 1
+    assert nsvm["nsvm_e1_fold"] == 6 * 5 and nsvm["nsvm_e1_summary"] == 1  # E1's datasets x runs
     assert "nsvm_tune_lr" not in nsvm  # the stored learning rates (the note's default scale)
     paper = planned_jobs(
         tmp_path, "nsvm", "--configfile", str(REPO / "config/nsvm-paper-scale.yaml")
@@ -492,6 +493,35 @@ def test_reduced_run_produces_the_nsvm_tables(reduced_run):
         assert part["alignment"].between(-1, 1).all()
     assert set(diagnostics["method"]) == {"nsvm1", "nsvm2", "nsvm3", "nsvm4"}
     assert (results / "diagnostics.png").stat().st_size > 10_000
+
+
+def test_reduced_run_puts_pegasos_into_the_thesis_random_search(reduced_run):
+    """Both solvers on every E1 dataset and run of test.yaml, scored against SMO without
+    early stopping, compared at equal kernel evaluations."""
+    workdir, _ = reduced_run
+    results = workdir / "results" / "nsvm" / "e1"
+    runs = pd.read_csv(results / "runs.csv")
+    assert set(runs["dataset"]) == {"fourclass", "breast-cancer"} and set(runs["fold"]) == {0, 1}
+    assert set(runs["solver"]) == {"smo", "pegasos"}
+    # a stop is a prefix of its run: never more steps or kernel rows than the run without one
+    keys = ["dataset", "fold", "solver", "config_id"]
+    ref = runs[runs["es_id"] == -1].set_index(keys)
+    es = runs[runs["es_id"] >= 0].merge(ref.reset_index(), on=keys, suffixes=("", "_ref"))
+    assert (es["n_iter"] <= es["n_iter_ref"]).all()
+    assert (es["kernel_rows"] <= es["kernel_rows_ref"]).all()
+    # Pegasos without early stopping: T = 5 epochs (test.yaml) of m steps, m training columns
+    # per kernel row
+    pegasos = ref.xs("pegasos", level="solver")
+    m = pegasos["n_iter"] // 5
+    assert (pegasos["n_iter"] == 5 * m).all()
+    assert (pegasos["kernel_evaluations"] % m == 0).all()
+    assert (pegasos.groupby(["dataset", "fold"])["n_iter"].nunique() == 1).all()
+    summary = pd.read_csv(results / "summary.csv")
+    assert len(summary) == 2 * 4
+    assert (summary.loc[summary["search"] == "smo RS", "relative_cost"] == 1.0).all()
+    budgets = pd.read_csv(results / "equal_budget.csv")
+    assert (budgets["kernel_evaluations"] <= budgets["budget_evaluations"]).all()
+    assert (results / "accuracy_cost.png").stat().st_size > 10_000
 
 
 def test_mdl_target_plans_the_papers_protocol(tmp_path):

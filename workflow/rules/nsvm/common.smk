@@ -1,7 +1,9 @@
 """The NSVM paper's config, target lists and input helpers; registers the paper.
 
-Every key lives in the config section ``nsvm`` (``NSVM`` below). The paper uses no
-LIBSVM dataset: Ringnorm is generated per seed and MNIST is fetched by its own rule.
+Every key lives in the config section ``nsvm`` (``NSVM`` below). The paper itself uses
+no LIBSVM dataset: Ringnorm is generated per seed and MNIST is fetched by its own rule.
+Kernel Pegasos in the thesis's random search (``nsvm.e1``) reads the thesis's E1
+datasets, folds and RBF configurations (results/data, results/splits, results/configs).
 """
 
 NSVM = config["nsvm"]
@@ -79,6 +81,7 @@ def nsvm_products():
         "results/nsvm/reproduction.html",
         "results/nsvm/diagnostics.csv",
         "results/nsvm/diagnostics.png",
+        *NSVM_E1_PRODUCTS,
     ] + (
         [f"results/nsvm/lr_tuning/{d}.csv" for d in NSVM_DATASETS]
         if NSVM["lr_tuning"]["enabled"]
@@ -93,4 +96,19 @@ def nsvm_split_input(wildcards):
     return []
 
 
-register_paper("nsvm", datasets=lambda: [], products=nsvm_products)
+def nsvm_e1_folds():
+    """One table per E1 dataset and thesis run: Pegasos and SMO in the random search."""
+    return [
+        f"results/nsvm/e1/{d}/fold{k}.csv"
+        for d in NSVM["e1"]["datasets"]
+        for k in range(config["thesis"]["splits"]["runs"])
+    ]
+
+
+NSVM_E1_PRODUCTS = [
+    f"results/nsvm/e1/{name}"
+    for name in ("summary.csv", "equal_budget.csv", "scores.csv", "accuracy_cost.png")
+]
+
+
+register_paper("nsvm", datasets=lambda: NSVM["e1"]["datasets"], products=nsvm_products)

@@ -8,6 +8,7 @@ workflow/scripts/nsvm/, captions in workflow/report/nsvm/, config in ``nsvm``.
 
 
 include: "common.smk"
+include: "e1.smk"
 
 
 rule nsvm_mnist:

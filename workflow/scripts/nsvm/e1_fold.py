@@ -1,0 +1,22 @@
+"""Kernel Pegasos and SMO in the thesis's random search on one E1 dataset and run."""
+
+import logging
+
+import pandas as pd
+
+from esmo.data.splits import load_fold
+from esmo.experiments.job_log import job_log
+from esmo.experiments.pegasos_search import fold_table
+
+with job_log(snakemake.log[0], "Pegasos and SMO on an E1 fold"):
+    p = snakemake.params
+    arrays = load_fold(snakemake.input.data, snakemake.input.splits, p.fold, p.normalise)
+    table = fold_table(
+        arrays, pd.read_csv(snakemake.input.configs).head(p.n_configs),
+        pd.read_csv(snakemake.input.es), epochs=p.epochs, seed=p.seed, fold=p.fold,
+        rule=p.rule, max_iter=p.max_iter, cache_size_mb=p.cache_size_mb,
+    )  # fmt: skip
+    table.insert(0, "fold", p.fold)
+    table.insert(0, "dataset", snakemake.wildcards.dataset)
+    table.to_csv(snakemake.output[0], index=False)
+    logging.info("%d rows", len(table))
