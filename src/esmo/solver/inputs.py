@@ -6,6 +6,9 @@ from typing import Any
 
 import numpy as np
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+_FLOAT64_MAX = float(np.finfo(np.float64).max)
+
 
 def as_labels(y: Any, n: int, name: str) -> np.ndarray:
     """Labels in {-1, +1} as float64, one per row of the matching ``X`` (``n`` rows)."""
@@ -90,11 +93,16 @@ def check_kernel_range(X: np.ndarray, kernel: str, kernel_dtype: type) -> None:
     (both kernels) overflow float64 above about 1.8e308. An overflowed row
     makes the gradient infinite and rho NaN.
     """
+    limit = _FLOAT32_MAX if kernel == "linear" and kernel_dtype == np.float32 else _FLOAT64_MAX
+    if X.size == 0:
+        return
+    # |x|^2 <= d max_k x_k^2: below the limit, no norm can reach it (the common case, without
+    # the norms' pass and numpy's error-state switch)
+    peak = max(float(X.max()), -float(X.min()))
+    if peak * peak * X.shape[1] < limit:
+        return
     with np.errstate(over="ignore"):
         largest = float(np.max(np.einsum("ij,ij->i", X, X), initial=0.0))
-    limit = (
-        float(np.finfo(kernel_dtype).max) if kernel == "linear" else float(np.finfo(np.float64).max)
-    )
     if not largest < limit:
         raise ValueError(
             f"The features' squared norms reach {largest:.3g}, beyond what the {kernel} kernel's "

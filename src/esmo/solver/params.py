@@ -85,8 +85,8 @@ class SolverParams:
     kernel_dtype: type = np.float32
 
     def __post_init__(self) -> None:
-        check_parameters({f.name: getattr(self, f.name) for f in fields(self)}, "the SMO solver")
-        if np.dtype(self.kernel_dtype) not in (np.float32, np.float64):
+        check_parameters({name: getattr(self, name) for name in _FIELDS}, "the SMO solver")
+        if self.kernel_dtype not in (np.float32, np.float64):
             raise ValueError(
                 f"kernel_dtype must be np.float32 or np.float64, got {self.kernel_dtype!r}."
             )
@@ -104,3 +104,6 @@ class SolverParams:
         if self.max_iter == NO_LIMIT:
             return max(LIBSVM_MIN_ITER, 100 * n)
         return self.max_iter
+
+
+_FIELDS = tuple(f.name for f in fields(SolverParams))

@@ -304,7 +304,8 @@ def run_smo(
         tr.S[:] = evaluation_sums(X, y, state.alpha, X_eval, params)
         tr.best_alpha[:] = state.alpha
     limit = params.iteration_limit(n)
-    start_tracking(tr, y, state.G, state.status, limit, state.n_iter)
+    if len(configs):
+        start_tracking(tr, y, state.G, state.status, limit, state.n_iter)
     fresh_sums = None
     fresh_kernel_values = [0]
     if tr.fresh.any():

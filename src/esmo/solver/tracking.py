@@ -127,14 +127,8 @@ def _new_tracker(
 ) -> Tracker:
     k = len(configs)
     n = linear_term.shape[0]
-    keep_row = np.where(configs.restore_best, np.cumsum(configs.restore_best) - 1, -1)
-    published = configs.rule == PUBLISHED
-    phase = np.where(published, 1 % configs.interval, 0).astype(np.int64)
-    if k:
-        pairs = np.stack([configs.interval, phase], axis=1)
-        schedules, schedule = np.unique(pairs, axis=0, return_inverse=True)
-    else:
-        schedules, schedule = np.ones((1, 2), dtype=np.int64), np.zeros(0, dtype=np.int64)
+    layout = _layout(configs)
+    schedules, higher = layout["schedules"], layout["higher"]
     return Tracker(
         y_eval=y_eval,
         positive=y_eval > 0.0,
@@ -143,34 +137,72 @@ def _new_tracker(
         tol=configs.tol,
         interval=configs.interval,
         metric=configs.metric,
-        published=published,
-        phase=phase,
-        keep_row=keep_row.astype(np.int64),
+        published=layout["published"],
+        phase=layout["phase"],
+        keep_row=layout["keep_row"],
         S=np.zeros(y_eval.shape[0]),
         best_obj=np.empty(k),
         deadline=np.empty(k, dtype=np.int64),
         active=np.ones(k, dtype=np.bool_),
         fresh=np.asarray(fresh, dtype=np.bool_),
-        schedules=np.ascontiguousarray(schedules, dtype=np.int64),
-        schedule=np.ascontiguousarray(schedule.ravel(), dtype=np.int64),
+        schedules=schedules,
+        schedule=layout["schedule"],
         n_using=np.zeros((schedules.shape[0], 2), dtype=np.int64),
         out_iter=np.empty((k, 3), dtype=np.int64),
         out_acc=np.empty((k, 4)),
-        best_alpha=np.zeros((int(np.count_nonzero(configs.restore_best)), n)),
+        best_alpha=np.zeros((layout["n_restore"], n)),
         best_rho=np.zeros(k),
         counters=np.array([k, 0, 0, 0, 0, -1, 0], dtype=np.int64),
-        bars=np.empty(len(configs.higher_is_better)),
-        last=np.full(len(configs.higher_is_better), np.nan),
+        bars=np.empty(len(higher)),
+        last=np.full(len(higher), np.nan),
         rho_now=np.zeros(1),
         linear_term=linear_term,
-        need_hinge=bool(np.any(configs.metric == HINGE)),
-        need_mdl=bool(np.any(configs.metric == MDL_LOGISTIC)),
-        need_smoothed=bool(
-            np.any((configs.metric >= SMOOTHED_ERROR) & (configs.metric <= F_MEASURE))
-        ),
-        higher=configs.higher_is_better,
+        need_hinge=layout["need_hinge"],
+        need_mdl=layout["need_mdl"],
+        need_smoothed=layout["need_smoothed"],
+        higher=higher,
         stop_when_all_stopped=bool(stop_when_all_stopped),
     )
+
+
+def _layout(configs: EarlyStoppingSet) -> dict:
+    """What a tracker derives from its configurations alone, computed once per set.
+
+    A search passes one set to many fits, and a set made for one configuration is
+    rebuilt per fit; the arrays are read-only to the compiled steps, so trackers share them.
+    """
+    cached = configs.__dict__.get("_tracker_layout")
+    if cached is not None:
+        return cached
+    published = configs.rule == PUBLISHED
+    if len(configs) == 1:  # a single early-stopped fit: its scalars, without array passes
+        interval, restore = int(configs.interval[0]), bool(configs.restore_best[0])
+        phase = np.array([1 % interval if published[0] else 0])
+        keep_row = np.array([0 if restore else -1])
+        schedules, schedule = np.array([[interval, phase[0]]]), np.zeros(1, np.int64)
+        metrics = {int(configs.metric[0])}
+    else:
+        phase = np.where(published, 1 % configs.interval, 0).astype(np.int64)
+        keep_row = np.where(configs.restore_best, np.cumsum(configs.restore_best) - 1, -1)
+        # the distinct (interval, phase) pairs in lexicographic order: the phase is 0 or 1,
+        # so 2 * interval + phase orders them alike (a 1-D unique, a tenth of a 2-D one's cost)
+        keys, schedule = np.unique(2 * configs.interval + phase, return_inverse=True)
+        schedules = np.stack([keys // 2, keys % 2], axis=1) if len(keys) else np.ones((1, 2))
+        metrics = set(np.unique(configs.metric).tolist())
+    layout = {
+        "published": published,
+        "phase": phase.astype(np.int64),
+        "keep_row": keep_row.astype(np.int64),
+        "n_restore": int(np.count_nonzero(configs.restore_best)),
+        "schedules": np.ascontiguousarray(schedules, dtype=np.int64),
+        "schedule": np.ascontiguousarray(schedule.ravel(), dtype=np.int64),
+        "higher": configs.higher_is_better,
+        "need_hinge": HINGE in metrics,
+        "need_mdl": MDL_LOGISTIC in metrics,
+        "need_smoothed": bool(metrics & {SMOOTHED_ERROR, F_MEASURE}),
+    }
+    object.__setattr__(configs, "_tracker_layout", layout)  # the set is frozen, its layout too
+    return layout
 
 
 #: No configuration, and the tracker of a run without early stopping: no step writes
