@@ -327,3 +327,58 @@ def test_part1_rows_refuse_a_reference_whose_part1_stopped():
         part1_early_stopping(
             "ringnorm", {"n_steps": 4200}, data, [EarlyStopping(1, 0.0)], 0, 1.0, 1.0, stopped
         )
+
+
+@pytest.fixture
+def toy(monkeypatch, easy):
+    """A split of the easy problem under the dataset name 'toy' (a 4-input MLP), with settings
+    small enough to fit often: NSVM-1, NSVM-4 (Part I 10, Part II 30 steps)."""
+    from esmo.nsvm import experiment
+
+    monkeypatch.setitem(experiment.NETWORKS, "toy", (lambda: ringnorm_mlp(4), None))
+    X, y, Xt, yt = easy
+    split = {"X_train": X, "y_train": y, "X_test": Xt, "y_test": yt, "tune": np.arange(150, 200)}
+    settings = {
+        "nsvm1": {"n_steps": 30, "lr": 1e-3},
+        "nsvm4": {"n_steps": 10, "part2_steps": 30, "batch_size": 8, "lr": 1e-2},
+    }
+    return split, settings
+
+
+def test_part1_rows_early_stop_part2_as_a_separate_fit_does(toy):
+    """The nsvm4_part1 rows: Part I stopped on the alignment, then Part II stopped by the same
+    configuration; each equals NSVM-4 fitted alone with both settings, and the end is the
+    tracked run's."""
+    from esmo.nsvm.experiment import (
+        classifier,
+        early_stopping_configs,
+        part1_early_stopping,
+        tuning_parts,
+    )
+
+    split, settings = toy
+    settings = {**settings["nsvm4"], "n_steps": 40, "part2_steps": 300}
+    X, y, Xv, yv = tuning_parts(split)
+    Xt, yt = split["X_test"], split["y_test"]
+    configs = early_stopping_configs([1, 10**6], [0.0], 10)
+    full = classifier("toy", "nsvm4", settings, 7, 2.0).set_params(early_stopping=configs)
+    full.fit(X, y, Xv, yv, Xt, yt)
+    rows = part1_early_stopping("toy", settings, (X, y, Xv, yv, Xt, yt), configs, 7, 1.0, 2.0, full)
+    assert rows["part2_paper_steps"].eq(300).all() and rows["part2_max_steps"].eq(600).all()
+    assert rows["part2_stopped_early"].tolist() == [True, False]  # patience 10^6 never stops
+    assert rows["test_accuracy_at_end"].eq(full.score(Xt, yt)).all()
+    for row, config in zip(rows.itertuples(), configs, strict=True):
+        alone = NSVM4Classifier(
+            network=lambda: ringnorm_mlp(4), n_steps=80, part2_steps=600, batch_size=8, lr=1e-2,
+            random_state=7, part1_early_stopping=config, early_stopping=config,
+        ).fit(X, y, Xv, yv)  # fmt: skip
+        assert (row.stop_step, row.part2_stop_step) == (alone.n_part1_steps_, alone.n_steps_)
+        assert row.test_accuracy == alone.score(Xt, yt)
+        np.testing.assert_array_equal(
+            alone.decision_function(Xt), NSVM4Classifier(
+                network=lambda: ringnorm_mlp(4), n_steps=alone.n_part1_steps_,
+                part2_steps=alone.n_steps_, batch_size=8, lr=1e-2, random_state=7,
+            ).fit(X, y).decision_function(Xt),
+        )  # fmt: skip
+    # the never-stopping configuration is the tracked run
+    assert rows["test_accuracy"].iloc[1] == rows["test_accuracy_at_end"].iloc[1]

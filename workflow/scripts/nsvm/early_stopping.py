@@ -1,7 +1,7 @@
 """Beyond the paper: per method (NSVM-1..4, Pegasos without a network), one tracked run (without
 the tuning split, to max_factor x T) gives every early-stopping configuration's stop step and its
-validation and test accuracy, exactly; NSVM-4's Part I stopped on the validation alignment
-(``nsvm4_part1``) takes one fit per configuration."""
+validation and test accuracy, exactly; NSVM-4's Part I stopped on the validation alignment,
+then Part II as early-stopped Pegasos (``nsvm4_part1``), takes one fit per configuration."""
 
 import time
 
