@@ -14,6 +14,7 @@ from esmo.nsvm.experiment import (
     classifier,
     early_stopping_configs,
     part1_early_stopping,
+    plain_pegasos_gamma,
     scaled_steps,
     tuning_parts,
     with_tuned_learning_rates,
@@ -38,7 +39,7 @@ with job_log(snakemake.log[0], f"early stopping on {w.dataset}, seed {w.seed}"):
             t0 = time.perf_counter()
             sweep = sweep_pegasos(
                 X, y, Xv, yv, configs, X_test=d["X_test"], y_test=d["y_test"], lam=p.lam,
-                n_steps=max_steps, gamma=1.0 / X.shape[1], random_state=seed,
+                n_steps=max_steps, gamma=plain_pegasos_gamma(X.shape[1]), random_state=seed,
             )  # fmt: skip
             end_seconds = time.perf_counter() - t0
             seconds = (
