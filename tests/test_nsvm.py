@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 import numpy as np
+import pandas as pd
 import pytest
 
 if os.environ.get("CI"):
@@ -327,3 +328,193 @@ def test_part1_rows_refuse_a_reference_whose_part1_stopped():
         part1_early_stopping(
             "ringnorm", {"n_steps": 4200}, data, [EarlyStopping(1, 0.0)], 0, 1.0, 1.0, stopped
         )
+
+
+@pytest.fixture
+def toy(monkeypatch, easy):
+    """A split of the easy problem under the dataset name 'toy' (a 4-input MLP), with settings
+    small enough to fit often: NSVM-1, NSVM-4 (Part I 10, Part II 30 steps)."""
+    from esmo.nsvm import experiment
+
+    monkeypatch.setitem(experiment.NETWORKS, "toy", (lambda: ringnorm_mlp(4), None))
+    X, y, Xt, yt = easy
+    split = {"X_train": X, "y_train": y, "X_test": Xt, "y_test": yt, "tune": np.arange(150, 200)}
+    settings = {
+        "nsvm1": {"n_steps": 30, "lr": 1e-3},
+        "nsvm4": {"n_steps": 10, "part2_steps": 30, "batch_size": 8, "lr": 1e-2},
+    }
+    return split, settings
+
+
+def _stops_table(rows: list[tuple]) -> pd.DataFrame:
+    """Early-stopping rows (method, patience, stop, paper T, Part II stop); Part II's T 30."""
+    columns = ["method", "patience", "stop_step", "paper_steps", "part2_stop_step"]
+    table = pd.DataFrame(rows, columns=columns).assign(es_tol=0.0)
+    return table.assign(part2_paper_steps=np.where(table["method"] == "nsvm4_part1", 30, np.nan))
+
+
+#: stops sharing fits: (row, its retrain's fit, its paper-T fit) as (algorithm, steps, Part II)
+SHARED_STOPS = [
+    (("nsvm1", 1, 11, 30, None), ("nsvm1", 11, None), ("nsvm1", 30, None)),
+    (("nsvm1", 2, 11, 30, None), ("nsvm1", 11, None), ("nsvm1", 30, None)),
+    (("nsvm1", 3, 30, 30, None), ("nsvm1", 30, None), ("nsvm1", 30, None)),
+    # NSVM-4 stops Part II, Part I at its T (10); nsvm4_part1 stops both
+    (("nsvm4", 1, 11, 30, None), ("nsvm4", 10, 11), ("nsvm4", 10, 30)),
+    (("nsvm4_part1", 1, 5, 10, 11), ("nsvm4", 5, 11), ("nsvm4", 10, 30)),
+    (("nsvm4_part1", 2, 10, 10, 11), ("nsvm4", 10, 11), ("nsvm4", 10, 30)),
+    (("pegasos", 1, 21, 40, None), ("pegasos", 21, None), ("pegasos", 40, None)),
+    (("pegasos", 2, 40, 40, None), ("pegasos", 40, None), ("pegasos", 40, None)),
+]
+
+
+def _independent_accuracy(split, method: str, steps: int, part2: int | None) -> float:
+    """Test accuracy of the algorithm fitted from scratch on the whole training set."""
+    X, y, Xt, yt = (split[k] for k in ("X_train", "y_train", "X_test", "y_test"))
+    if method == "pegasos":  # the solver and the decision rule, without the classifier
+        ref, _ = run_pegasos(X, y, lam=1e-2, n_steps=steps, gamma=1 / X.shape[1], random_state=7)
+        f = pegasos_decision(X, y, ref.alpha, 1e-2, steps, Xt, 1 / X.shape[1], "rbf")
+        return float(np.mean(np.where(f >= 0, 1.0, -1.0) == yt))
+    mlp = {"network": lambda: ringnorm_mlp(4), "random_state": 7}
+    if method == "nsvm1":
+        return NSVM1Classifier(**mlp, n_steps=steps, lr=1e-3).fit(X, y).score(Xt, yt)
+    clf = NSVM4Classifier(**mlp, n_steps=steps, part2_steps=part2, batch_size=8, lr=1e-2)
+    return clf.fit(X, y).score(Xt, yt)
+
+
+def test_retrain_at_stops_equals_independent_fits_once_per_distinct_stop(monkeypatch, toy):
+    """The retrain at a stop is the algorithm fitted for that many steps on the whole training
+    set (tuning rows included), bit for bit; rows sharing a fit share one run; same seeds,
+    same table."""
+    from esmo.nsvm import experiment
+
+    split, settings = toy
+    stops = _stops_table([row for row, _, _ in SHARED_STOPS])
+    fitted = []
+    fit = experiment._fit_accuracy
+    monkeypatch.setattr(
+        experiment, "_fit_accuracy", lambda key, *a: fitted.append(key) or fit(key, *a)
+    )
+    table = experiment.retrain_at_stops("toy", settings, split, stops, 7, 1.0, 1e-2)
+    distinct = list(dict.fromkeys(k for _, *keys in SHARED_STOPS for k in keys))
+    assert fitted == distinct  # each once, in the table's order
+    expected = {key: _independent_accuracy(split, *key) for key in distinct}
+    assert table["test_accuracy_retrained"].tolist() == [expected[k] for _, k, _ in SHARED_STOPS]
+    assert table["test_accuracy_at_paper_steps"].tolist() == [
+        expected[k] for _, _, k in SHARED_STOPS
+    ]
+    assert table["retrain_steps"].tolist() == [  # NSVM-4's count Part II, as nsvm_train's
+        steps if part2 is None else part2 for _, (_, steps, part2), _ in SHARED_STOPS
+    ]
+    assert (table["retrained_from"] == "fit").all()
+    again = experiment.retrain_at_stops("toy", settings, split, stops, 7, 1.0, 1e-2)
+    pd.testing.assert_frame_equal(again, table)
+
+
+def test_retrain_reuses_nsvm_train_runs_at_the_papers_t(monkeypatch, toy):
+    """nsvm_train's records (whole training set, paper's T, diagnostics on) stand in for the
+    fits at the paper's T: the same accuracy as fitting, and no fit; other lr is refused."""
+    from esmo.nsvm import experiment
+
+    split, settings = toy
+    X, y, Xt, yt = (split[k] for k in ("X_train", "y_train", "X_test", "y_test"))
+    records = []
+    for method in ("nsvm1", "nsvm4"):  # as rule nsvm_train records them
+        clf = experiment.classifier("toy", method, settings[method], 7, 1.0)
+        clf.set_params(diagnostic_interval=5)
+        records.append({"method": method, **experiment.fit_record(clf, X, y, Xt, yt)})
+    runs = pd.DataFrame(records)
+    stops = _stops_table([("nsvm1", 1, 30, 30, None), ("nsvm4", 1, 30, 30, None)])
+    fitted = experiment.retrain_at_stops("toy", settings, split, stops, 7, 1.0, 1e-2)
+    monkeypatch.setattr(experiment, "_fit_accuracy", lambda *a: pytest.fail("fitted again"))
+    reused = experiment.retrain_at_stops("toy", settings, split, stops, 7, 1.0, 1e-2, runs)
+    assert reused["test_accuracy_retrained"].tolist() == runs["test_accuracy"].tolist()
+    assert reused["test_accuracy_retrained"].tolist() == fitted["test_accuracy_retrained"].tolist()
+    assert (reused["retrained_from"] == "nsvm_train").all()
+    with pytest.raises(ValueError, match="lr=0.5.*pass the nsvm_train runs of this split"):
+        experiment.retrain_at_stops(
+            "toy", settings, split, stops, 7, 1.0, 1e-2, runs.assign(lr=0.5)
+        )
+
+
+@pytest.mark.parametrize(
+    ("row", "match"),
+    [
+        (("nsvm1", 1, 0, 30, None), "stop_step of nsvm1 .* >= 1, got 0"),
+        (("nsvm4_part1", 1, 5, 10, None), "part2_stop_step of nsvm4_part1 .* got (None|nan)"),
+        (("nsvm9", 1, 5, 10, None), "unknown method 'nsvm9'"),
+    ],
+)
+def test_retrain_refuses_bad_stops(toy, row, match):
+    from esmo.nsvm.experiment import retrain_at_stops
+
+    split, settings = toy
+    with pytest.raises(ValueError, match=match):
+        retrain_at_stops("toy", settings, split, _stops_table([row]), 7, 1.0, 1e-2)
+
+
+def test_part1_rows_early_stop_part2_as_a_separate_fit_does(toy):
+    """The nsvm4_part1 rows: Part I stopped on the alignment, then Part II stopped by the same
+    configuration; each equals NSVM-4 fitted alone with both settings, and the end is the
+    tracked run's."""
+    from esmo.nsvm.experiment import (
+        classifier,
+        early_stopping_configs,
+        part1_early_stopping,
+        tuning_parts,
+    )
+
+    split, settings = toy
+    settings = {**settings["nsvm4"], "n_steps": 40, "part2_steps": 300}
+    X, y, Xv, yv = tuning_parts(split)
+    Xt, yt = split["X_test"], split["y_test"]
+    configs = early_stopping_configs([1, 10**6], [0.0], 10)
+    full = classifier("toy", "nsvm4", settings, 7, 2.0).set_params(early_stopping=configs)
+    full.fit(X, y, Xv, yv, Xt, yt)
+    rows = part1_early_stopping("toy", settings, (X, y, Xv, yv, Xt, yt), configs, 7, 1.0, 2.0, full)
+    assert rows["part2_paper_steps"].eq(300).all() and rows["part2_max_steps"].eq(600).all()
+    assert rows["part2_stopped_early"].tolist() == [True, False]  # patience 10^6 never stops
+    assert rows["test_accuracy_at_end"].eq(full.score(Xt, yt)).all()
+    for row, config in zip(rows.itertuples(), configs, strict=True):
+        alone = NSVM4Classifier(
+            network=lambda: ringnorm_mlp(4), n_steps=80, part2_steps=600, batch_size=8, lr=1e-2,
+            random_state=7, part1_early_stopping=config, early_stopping=config,
+        ).fit(X, y, Xv, yv)  # fmt: skip
+        assert (row.stop_step, row.part2_stop_step) == (alone.n_part1_steps_, alone.n_steps_)
+        assert row.test_accuracy == alone.score(Xt, yt)
+        np.testing.assert_array_equal(
+            alone.decision_function(Xt), NSVM4Classifier(
+                network=lambda: ringnorm_mlp(4), n_steps=alone.n_part1_steps_,
+                part2_steps=alone.n_steps_, batch_size=8, lr=1e-2, random_state=7,
+            ).fit(X, y).decision_function(Xt),
+        )  # fmt: skip
+    # the never-stopping configuration is the tracked run
+    assert rows["test_accuracy"].iloc[1] == rows["test_accuracy_at_end"].iloc[1]
+
+
+def test_early_stopping_table_sets_the_retrain_beside_the_stop():
+    """Per configuration: the retrain's accuracy and the paper-T one (%, means over seeds) beside
+    the stop's; nsvm4_part1's steps saved count both parts; a missing retrain row is refused."""
+    from esmo.analysis.nsvm import early_stopping_table
+
+    keys = {"dataset": "toy", "patience": 1, "es_tol": 0.0}
+    outcomes = pd.DataFrame(
+        {
+            "method": ["nsvm1", "nsvm1", "nsvm4_part1"], "seed": [0, 1, 0],
+            "stop_step": [10, 20, 5], "paper_steps": [30, 30, 10], "max_steps": 30,
+            "part2_stop_step": [np.nan, np.nan, 15], "part2_paper_steps": [np.nan, np.nan, 30],
+            "stopped_early": True, "val_accuracy": 0.5, "test_accuracy": [0.8, 0.9, 0.7],
+            "test_accuracy_at_end": 0.6, "seconds_at_stop": 1.0, "seconds_at_end": 2.0,
+        }
+    ).assign(**keys)  # fmt: skip
+    retrain = outcomes[["method", "seed"]].assign(
+        **keys, test_accuracy_retrained=[0.5, 0.7, 0.25], test_accuracy_at_paper_steps=0.75
+    )
+    table = early_stopping_table(outcomes, retrain.iloc[::-1]).set_index("method")
+    np.testing.assert_allclose(table["test_accuracy"], [85.0, 70.0])
+    np.testing.assert_allclose(table["test_accuracy_retrained"], [60.0, 25.0])
+    np.testing.assert_allclose(table["test_accuracy_at_paper_steps"], [75.0, 75.0])
+    np.testing.assert_allclose(table["steps_saved"], [0.5, 0.5])
+    assert table.loc["nsvm4_part1", "total_steps_saved"] == 0.5  # 1 - (5 + 15) / (10 + 30)
+    assert np.isnan(table.loc["nsvm1", "total_steps_saved"])
+    with pytest.raises(ValueError, match="retrain lacks rows.*rerun rule nsvm_retrain"):
+        early_stopping_table(outcomes, retrain.iloc[1:])

@@ -101,7 +101,8 @@ def test_nsvm_target_plans_the_default_scale(tmp_path):
     """Ringnorm: 3 seeds, MNIST: 1 seed; early stopping on Ringnorm's first seed."""
     nsvm = planned_jobs(tmp_path, "nsvm")
     assert nsvm["nsvm_train"] == 4 and nsvm["nsvm_baselines"] == 4 and nsvm["nsvm_split"] == 4
-    assert nsvm["nsvm_early_stopping"] == 1 and nsvm["nsvm_mnist"] == 1
+    assert nsvm["nsvm_early_stopping"] == 1 and nsvm["nsvm_retrain"] == 1
+    assert nsvm["nsvm_mnist"] == 1
     assert nsvm["nsvm_e1_fold"] == 6 * 5 and nsvm["nsvm_e1_summary"] == 1  # E1's datasets x runs
     assert "nsvm_tune_lr" not in nsvm  # the stored learning rates (the note's default scale)
     paper = planned_jobs(
@@ -460,11 +461,43 @@ def test_reduced_run_produces_the_nsvm_tables(reduced_run):
     stopped = es[es["stopped_early"] == 1]
     assert set(stopped["method"]) == set(es["method"]) - {"nsvm4_part1"}
     assert ((stopped["stop_step"] - 1) % 10 == 0).all()
-    # NSVM-4's Part I on the validation alignment (its 42 steps here keep improving it): a
-    # configuration that never stops is the full run, Part II included
-    part1 = es[(es["method"] == "nsvm4_part1") & (es["stopped_early"] == 0)]
-    assert (part1["stop_step"] == part1["max_steps"]).all()
-    assert (part1["test_accuracy"] == part1["test_accuracy_at_end"]).all()
+    # NSVM-4's Part I on the validation alignment (its 42 steps here keep improving it), then
+    # Part II as early-stopped Pegasos: a configuration that stops neither is the full run
+    part1 = es[es["method"] == "nsvm4_part1"]
+    assert part1["part2_stop_step"].between(1, part1["part2_max_steps"]).all()
+    assert es.loc[es["method"] != "nsvm4_part1", "part2_stop_step"].isna().all()
+    part2_stopped = part1[part1["part2_stop_step"] < part1["part2_max_steps"]]
+    assert ((part2_stopped["part2_stop_step"] - 1) % 10 == 0).all()
+    full = part1[
+        (part1["stopped_early"] == 0) & (part1["part2_stop_step"] == part1["part2_max_steps"])
+    ]
+    assert (full["stop_step"] == full["max_steps"]).all()
+    assert (full["test_accuracy"] == full["test_accuracy_at_end"]).all()
+    np.testing.assert_allclose(
+        part1["total_steps_saved"],
+        1
+        - (part1["stop_step"] + part1["part2_stop_step"])
+        / (part1["paper_steps"] + part1["part2_paper_steps"]),
+    )
+    # the retrain on the whole training set: at the paper's T it is nsvm_train's run (NSVM-4's
+    # for nsvm4_part1), reused; a stop at the paper's T retrains to the same model
+    retrain = pd.read_csv(results / "retrain" / "ringnorm_s0.csv")
+    assert len(retrain) == len(es) and es["test_accuracy_retrained"].between(0, 100).all()
+    at_t = accuracy[accuracy["dataset"] == "ringnorm"].set_index("method")["test_accuracy_mean"]
+    nsvm = es[es["method"] != "pegasos"]
+    np.testing.assert_allclose(
+        nsvm["test_accuracy_at_paper_steps"], at_t[nsvm["method"].replace("nsvm4_part1", "nsvm4")]
+    )
+    same_t = (es["stop_step"] == es["paper_steps"]) & (
+        es["part2_stop_step"].isna() | (es["part2_stop_step"] == es["part2_paper_steps"])
+    )
+    same = es[same_t]
+    assert (same["test_accuracy_retrained"] == same["test_accuracy_at_paper_steps"]).all()
+    part2 = retrain["method"] == "nsvm4_part1"
+    assert (retrain["retrain_steps"] == es["part2_stop_step"].where(part2, es["stop_step"])).all()
+    reused = es.merge(retrain, on=["method", "patience", "es_tol"], validate="one_to_one")
+    nsvm_train = same_t.to_numpy() & (reused["method"] != "pegasos").to_numpy()
+    assert (reused["retrained_from"] == np.where(nsvm_train, "nsvm_train", "fit")).all()
     # a larger patience never stops earlier (same path, one more check of slack)
     for _, part in es.groupby(["method", "es_tol"]):
         assert part.sort_values("patience")["stop_step"].is_monotonic_increasing

@@ -64,15 +64,45 @@ def accuracy_table(runs: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def early_stopping_table(outcomes: pd.DataFrame) -> pd.DataFrame:
+#: the early-stopping and retrain tables' key of one configuration's row
+ES_KEYS = ["dataset", "method", "seed", "patience", "es_tol"]
+
+
+def early_stopping_table(
+    outcomes: pd.DataFrame, retrain: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Per dataset, algorithm and configuration (means over seeds): the stop step against the
-    paper's T, the steps saved, test accuracy at the stop against at T, and seconds."""
+    paper's T, the steps saved, test accuracy at the stop against at T, and seconds.
+
+    ``retrain`` (:func:`esmo.nsvm.experiment.retrain_at_stops`' rows, one per outcome) adds
+    the protocol's final model, retrained on the whole training set at the stop's T, beside
+    the same training at the paper's T. ``nsvm4_part1`` rows stop both parts: their
+    ``total_steps_saved`` counts Part I and Part II against the paper's sum.
+    """
     require_columns(
         outcomes,
         ["dataset", "method", "seed", "patience", "es_tol", "stop_step", "paper_steps",
          "test_accuracy", "test_accuracy_at_end", "seconds_at_stop", "seconds_at_end"],
         "outcomes",
     )  # fmt: skip
+    retrained = ["test_accuracy_retrained", "test_accuracy_at_paper_steps"]
+    if retrain is not None:
+        require_columns(retrain, [*ES_KEYS, *retrained], "retrain")
+        merged = outcomes.merge(
+            retrain[ES_KEYS + retrained], on=ES_KEYS, how="left", validate="one_to_one",
+            indicator=True,
+        )  # fmt: skip
+        if (merged["_merge"] != "both").any():
+            missing = merged.loc[merged["_merge"] != "both", ES_KEYS]
+            raise ValueError(
+                f"retrain lacks rows of the early-stopping outcomes, e.g. "
+                f"{missing.iloc[0].to_dict()}; rerun rule nsvm_retrain on the current outcomes."
+            )
+        outcomes = merged.drop(columns="_merge")
+    outcomes = outcomes.copy()
+    for column in [*retrained, "part2_stop_step", "part2_paper_steps", "part2_max_steps"]:
+        if column not in outcomes:
+            outcomes[column] = np.nan
     table = (
         outcomes.groupby(["dataset", "method", "patience", "es_tol"], sort=False)
         .agg(
@@ -81,16 +111,24 @@ def early_stopping_table(outcomes: pd.DataFrame) -> pd.DataFrame:
             max_steps=("max_steps", "first"),
             stop_step=("stop_step", "mean"),
             stopped_early=("stopped_early", "mean"),
+            part2_paper_steps=("part2_paper_steps", "first"),
+            part2_max_steps=("part2_max_steps", "first"),
+            part2_stop_step=("part2_stop_step", "mean"),
             val_accuracy=("val_accuracy", "mean"),
             test_accuracy=("test_accuracy", "mean"),
             test_accuracy_at_end=("test_accuracy_at_end", "mean"),
+            test_accuracy_retrained=("test_accuracy_retrained", "mean"),
+            test_accuracy_at_paper_steps=("test_accuracy_at_paper_steps", "mean"),
             seconds_at_stop=("seconds_at_stop", "mean"),
             seconds_at_end=("seconds_at_end", "mean"),
         )
         .reset_index()
     )
     table["steps_saved"] = 1.0 - table["stop_step"] / table["paper_steps"]
-    for column in ("val_accuracy", "test_accuracy", "test_accuracy_at_end"):
+    table["total_steps_saved"] = 1.0 - (table["stop_step"] + table["part2_stop_step"]) / (
+        table["paper_steps"] + table["part2_paper_steps"]
+    )
+    for column in ("val_accuracy", "test_accuracy", "test_accuracy_at_end", *retrained):
         table[column] *= 100.0
     return table
 

@@ -15,7 +15,9 @@ import numpy as np
 import pandas as pd
 import torch
 
+from esmo.analysis.scoring import require_columns
 from esmo.early_stopping import EarlyStopping
+from esmo.estimators.pegasos_classifier import PegasosClassifier
 from esmo.nsvm.estimators import TrainingDiverged, make_classifier
 from esmo.nsvm.networks import mnist_cnn, ringnorm_mlp
 
@@ -180,14 +182,20 @@ def part1_early_stopping(
     max_factor: float,
     full: Any,
 ) -> pd.DataFrame:
-    """NSVM-4 with Part I stopped on the validation alignment by each configuration, Part II at
-    its full T (protocol note, sec 7), against ``full``, the same NSVM-4 fitted with Part I to
-    the end (the early-stopping job's tracked run); one row per configuration in the
-    early-stopping table's columns (method ``nsvm4_part1``).
+    """NSVM-4 with Part I stopped on the validation alignment by each configuration and then
+    Part II run as early-stopped Pegasos by the same configuration (protocol note, sec 7),
+    against ``full``, the same NSVM-4 fitted with both parts to the end (the early-stopping
+    job's tracked run); one row per configuration in the early-stopping table's columns
+    (method ``nsvm4_part1``), with Part II's stop beside Part I's (``part2_stop_step``).
 
-    ``data`` is ``(X, y, X_val, y_val, X_test, y_test)``; Part I may run to ``max_factor``
-    times the paper's T (scaled by ``steps_scale``). Each configuration is its own fit: Part II
-    trains on the stopped network's features, which no single run can give.
+    ``data`` is ``(X, y, X_val, y_val, X_test, y_test)``; each part may run to ``max_factor``
+    times its paper T (scaled by ``steps_scale``). Each configuration is its own fit: Part II
+    trains on the stopped network's features, which no single run can give. Part II is
+    Pegasos rather than SMO: the note allows either, and Pegasos keeps the row's model the
+    paper's NSVM-4 (no bias), stopped by the rule the ``nsvm4`` rows read. Test accuracy is
+    the model at both stops; ``test_accuracy_at_end`` stays ``full``'s, as in the ``nsvm4``
+    rows. Seconds count Part I and Part II's sweep as taken linear in its steps (the ``nsvm4``
+    rows' convention).
     """
     X, y, X_val, y_val, X_test, y_test = data
     scale = steps_scale * max_factor
@@ -197,10 +205,12 @@ def part1_early_stopping(
             f"of {scaled_steps(settings['n_steps'], scale)}); fit it without part1_early_stopping."
         )
     at_end = float(full.score(X_test, y_test))
+    part2_max = scaled_steps(settings["part2_steps"], scale)
     rows = []
     for config in configs:
         clf = classifier(dataset, "nsvm4", settings, seed, scale)
-        clf.set_params(part1_early_stopping=config).fit(X, y, X_val, y_val)
+        clf.set_params(part1_early_stopping=config, early_stopping=config)
+        clf.fit(X, y, X_val, y_val)
         rows.append(
             {
                 "method": "nsvm4_part1",
@@ -211,11 +221,16 @@ def part1_early_stopping(
                 "max_steps": full.n_part1_steps_,
                 "stop_step": clf.n_part1_steps_,
                 "stopped_early": clf.part1_stopped_early_,
+                "part2_paper_steps": scaled_steps(settings["part2_steps"], steps_scale),
+                "part2_max_steps": part2_max,
+                "part2_stop_step": clf.n_steps_,
+                "part2_stopped_early": clf.stopped_early_,
                 "val_accuracy": float(clf.score(X_val, y_val)),
                 "test_accuracy": float(clf.score(X_test, y_test)),
                 "test_accuracy_at_end": at_end,
-                "seconds_at_stop": clf.fit_seconds_,
-                "seconds_at_end": full.fit_seconds_,
+                "seconds_at_stop": clf.part1_seconds_
+                + clf.n_steps_ / part2_max * clf.part2_sweep_seconds_,
+                "seconds_at_end": full.part1_seconds_ + full.part2_sweep_seconds_,
             }
         )
     return pd.DataFrame(rows)
@@ -226,3 +241,143 @@ def early_stopping_configs(patience: list[int], es_tol: list[float], interval: i
     return [
         EarlyStopping(int(p), float(t), interval=int(interval)) for p in patience for t in es_tol
     ]
+
+
+def plain_pegasos_gamma(n_features: int) -> float:
+    """The RBF width of kernel Pegasos without a network in the early-stopping study: 1/d."""
+    return 1.0 / n_features
+
+
+#: a fit the retrain runs: (algorithm, steps, Part II steps or None)
+FitKey = tuple[str, int, int | None]
+
+#: the early-stopping table's columns the retrain reads
+RETRAIN_INPUT = ["method", "patience", "es_tol", "stop_step", "paper_steps"]
+
+
+def _step_count(value: Any, what: str) -> int:
+    """A stop step from the early-stopping table: a whole number >= 1, else the fix."""
+    if pd.isna(value) or float(value) < 1 or float(value) != int(value):
+        raise ValueError(
+            f"{what} must be a whole number of steps >= 1, got {value!r}: this is not the "
+            "early-stopping job's table; rerun rule nsvm_early_stopping for it."
+        )
+    return int(value)
+
+
+def _retrain_keys(row: Any, part1_steps: int) -> tuple[FitKey, FitKey]:
+    """One early-stopping row's retrain and its paper-T comparison as fits (``part1_steps``:
+    NSVM-4's Part I at the paper's T, which the ``nsvm4`` rows, stopping Part II, keep)."""
+    where = f"{row.method} (patience {row.patience}, es_tol {row.es_tol})"
+    stop = _step_count(row.stop_step, f"stop_step of {where}")
+    paper = _step_count(row.paper_steps, f"paper_steps of {where}")
+    if row.method == "nsvm4":
+        return ("nsvm4", part1_steps, stop), ("nsvm4", part1_steps, paper)
+    if row.method == "nsvm4_part1":
+        part2 = _step_count(getattr(row, "part2_stop_step", None), f"part2_stop_step of {where}")
+        part2_paper = _step_count(
+            getattr(row, "part2_paper_steps", None), f"part2_paper_steps of {where}"
+        )
+        return ("nsvm4", stop, part2), ("nsvm4", paper, part2_paper)
+    if row.method in (*ALGORITHMS, "pegasos"):
+        return (row.method, stop, None), (row.method, paper, None)
+    raise ValueError(
+        f"unknown method {row.method!r} in the early-stopping table; the retrain knows "
+        f"{[*ALGORITHMS, 'nsvm4_part1', 'pegasos']}."
+    )
+
+
+def _reused_runs(
+    runs: pd.DataFrame | None, settings: dict[str, dict[str, Any]], n_train: int
+) -> dict[FitKey, float]:
+    """The test accuracy of nsvm_train's runs (full training set, paper's T) by fit, refusing a
+    table trained with other learning rates or on another training set."""
+    if runs is None:
+        return {}
+    done = {}
+    for run in runs.itertuples(index=False):
+        if run.lr != settings[run.method]["lr"] or run.n_train != n_train:
+            raise ValueError(
+                f"runs' {run.method} trained with lr={run.lr:g} on {run.n_train} rows, the "
+                f"retrain's with lr={settings[run.method]['lr']:g} on {n_train}: pass the "
+                "nsvm_train runs of this split and these settings, or None to fit instead."
+            )
+        if run.method == "nsvm4":
+            done["nsvm4", int(run.n_part1_steps), int(run.n_steps)] = float(run.test_accuracy)
+        else:
+            done[run.method, int(run.n_steps), None] = float(run.test_accuracy)
+    return done
+
+
+def _fit_accuracy(
+    key: FitKey,
+    dataset: str,
+    settings: dict[str, dict[str, Any]],
+    split: dict[str, np.ndarray],
+    seed: int,
+    steps_scale: float,
+    lam: float,
+) -> float:
+    """Test accuracy of ``key``'s fit on the whole training set (as nsvm_train and the
+    early-stopping job's plain Pegasos build it), its step counts set exactly."""
+    algorithm, steps, part2 = key
+    X, y, X_test, y_test = (split[k] for k in ("X_train", "y_train", "X_test", "y_test"))
+    if algorithm == "pegasos":
+        gamma = plain_pegasos_gamma(X.shape[1])
+        clf = PegasosClassifier(lam=lam, gamma=gamma, n_steps=steps, random_state=seed)
+        return float(clf.fit(X, y).score(X_test, y_test))
+    clf = classifier(dataset, algorithm, settings[algorithm], seed, steps_scale)
+    clf.set_params(n_steps=steps, **({} if part2 is None else {"part2_steps": part2}))
+    return fit_record(clf, X, y, X_test, y_test)["test_accuracy"]
+
+
+def retrain_at_stops(
+    dataset: str,
+    settings: dict[str, dict[str, Any]],
+    split: dict[str, np.ndarray],
+    stops: pd.DataFrame,
+    seed: int,
+    steps_scale: float,
+    lam: float,
+    runs: pd.DataFrame | None = None,
+) -> pd.DataFrame:
+    """The protocol's final retrain (note, sec 7): each early-stopping row's stop fixes T, and
+    the same algorithm trains on the whole training set (tuning rows included) for T steps.
+
+    ``stops`` is the early-stopping job's table of one split; one row out per row in, with
+    ``test_accuracy_retrained`` and ``test_accuracy_at_paper_steps`` (the same retrain at the
+    row's ``paper_steps``, the fixed-T model the retrain competes with). NSVM-4 rows stop
+    Part II (Part I at the paper's T); ``nsvm4_part1`` rows stop both parts and retrain with
+    both stops. The steps are the stop's as they are, not rescaled to the larger training set
+    (Pegasos's paper T, epochs x m, is the tuning run's m). Configurations share stops: each
+    distinct fit runs once. ``runs``, nsvm_train's table of this split, gives the fits at the
+    paper's T without fitting again (``retrained_from`` 'nsvm_train'); the rest are fitted.
+    """
+    require_columns(stops, RETRAIN_INPUT, "stops")
+    part1_steps = scaled_steps(settings["nsvm4"]["n_steps"], steps_scale)
+    done = _reused_runs(runs, settings, len(split["y_train"]))
+    source = dict.fromkeys(done, "nsvm_train")
+    rows = []
+    for row in stops.itertuples(index=False):
+        keys = _retrain_keys(row, part1_steps)
+        for key in keys:
+            if key not in done:
+                done[key] = _fit_accuracy(key, dataset, settings, split, seed, steps_scale, lam)
+                source[key] = "fit"
+        retrain, paper = keys
+        rows.append(
+            {
+                "dataset": dataset,
+                "seed": seed,
+                "method": row.method,
+                "patience": row.patience,
+                "es_tol": row.es_tol,
+                # as nsvm_train's records count them: NSVM-4's steps are Part II's
+                "retrain_steps": retrain[1] if retrain[2] is None else retrain[2],
+                "retrain_part1_steps": np.nan if retrain[2] is None else retrain[1],
+                "test_accuracy_retrained": done[retrain],
+                "retrained_from": source[retrain],
+                "test_accuracy_at_paper_steps": done[paper],
+            }
+        )
+    return pd.DataFrame(rows)

@@ -62,10 +62,11 @@ def nsvm_baselines():
     ]
 
 
-def nsvm_early_stopping_runs():
+def nsvm_early_stopping_runs(product="early_stopping"):
+    """The early-stopping study's per-split tables: its stops, or their ``retrain``."""
     es = NSVM["early_stopping"]
     return [
-        f"results/nsvm/early_stopping/{d}_s{s}.csv"
+        f"results/nsvm/{product}/{d}_s{s}.csv"
         for d in es["datasets"]
         for s in es["seeds"]
     ]

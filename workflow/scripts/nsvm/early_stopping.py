@@ -1,7 +1,7 @@
 """Beyond the paper: per method (NSVM-1..4, Pegasos without a network), one tracked run (without
 the tuning split, to max_factor x T) gives every early-stopping configuration's stop step and its
-validation and test accuracy, exactly; NSVM-4's Part I stopped on the validation alignment
-(``nsvm4_part1``) takes one fit per configuration."""
+validation and test accuracy, exactly; NSVM-4's Part I stopped on the validation alignment,
+then Part II as early-stopped Pegasos (``nsvm4_part1``), takes one fit per configuration."""
 
 import time
 
@@ -14,6 +14,7 @@ from esmo.nsvm.experiment import (
     classifier,
     early_stopping_configs,
     part1_early_stopping,
+    plain_pegasos_gamma,
     scaled_steps,
     tuning_parts,
     with_tuned_learning_rates,
@@ -38,7 +39,7 @@ with job_log(snakemake.log[0], f"early stopping on {w.dataset}, seed {w.seed}"):
             t0 = time.perf_counter()
             sweep = sweep_pegasos(
                 X, y, Xv, yv, configs, X_test=d["X_test"], y_test=d["y_test"], lam=p.lam,
-                n_steps=max_steps, gamma=1.0 / X.shape[1], random_state=seed,
+                n_steps=max_steps, gamma=plain_pegasos_gamma(X.shape[1]), random_state=seed,
             )  # fmt: skip
             end_seconds = time.perf_counter() - t0
             seconds = (

@@ -1,4 +1,5 @@
-"""The report tables: accuracy beside the paper and the baselines; early-stopped T against fixed T."""
+"""The report tables: accuracy beside the paper and the baselines; early-stopped T against fixed T
+(at the stop, and retrained on the whole training set at the stop's T)."""
 
 import pandas as pd
 
@@ -14,7 +15,8 @@ with job_log(snakemake.log[0], "NSVM tables"):
     with open(out.accuracy_html, "w") as f:
         f.write(accuracy.to_html(index=False, float_format=lambda v: f"{v:.4g}", na_rep="–"))
     outcomes = pd.concat([pd.read_csv(path) for path in inp.early_stopping], ignore_index=True)
-    es = early_stopping_table(outcomes)
+    retrain = pd.concat([pd.read_csv(path) for path in inp.retrain], ignore_index=True)
+    es = early_stopping_table(outcomes, retrain)
     es.to_csv(out.early_stopping, index=False)
     with open(out.early_stopping_html, "w") as f:
         f.write(es.to_html(index=False, float_format=lambda v: f"{v:.4g}", na_rep="–"))
