@@ -86,7 +86,7 @@ class SolverParams:
 
     def __post_init__(self) -> None:
         check_parameters({name: getattr(self, name) for name in _FIELDS}, "the SMO solver")
-        if self.kernel_dtype not in (np.float32, np.float64):
+        if np.dtype(self.kernel_dtype) not in (np.float32, np.float64):
             raise ValueError(
                 f"kernel_dtype must be np.float32 or np.float64, got {self.kernel_dtype!r}."
             )

@@ -52,9 +52,9 @@ class Tracker(NamedTuple):
     """Configurations, evaluation data and state of the tracked early-stopping state machines.
 
     ``out_iter[c] = (stop_iter, best_iter, kernel rows computed by the stop)``,
-    ``out_acc[c] = (val, test, best_val, best_test)``; ``last`` holds the last check's validation accuracy, hinge
-    loss and description length per training point (NaN where no configuration
-    reads it), for the per-check hook. ``linear_term`` is the dual's ``p``,
+    ``out_acc[c] = (val, test, best_val, best_test)``; ``last`` holds the last
+    check's validation accuracy, hinge loss and description length per training
+    point (NaN where no configuration reads it), for the per-check hook. ``linear_term`` is the dual's ``p``,
     which the description length needs to read ``f`` off the gradient. ``best_alpha[keep_row[c]]`` and ``best_rho[c]`` hold the best
     iterate of every configuration with ``keep_row[c] >= 0`` (``restore_best``).
     Configuration ``c`` checks at the iterations ``n`` with ``n % interval[c] ==

@@ -2,8 +2,10 @@
 
 Data (Ringnorm generated per seed, MNIST 0/1 fetched), the four NSVM algorithms
 at the paper's step counts over several seeds, two baselines, early stopping in
-place of the fixed counts (and the retrain at its stops), the tables and the reproduction table. Scripts are in
-workflow/scripts/nsvm/, captions in workflow/report/nsvm/, config in ``nsvm``.
+place of the fixed counts (and the retrain at its stops), kernel Pegasos in the
+thesis's random search (e1.smk), the tables and the reproduction table. Scripts
+are in workflow/scripts/nsvm/, captions in workflow/report/nsvm/, config in
+``nsvm``.
 """
 
 
