@@ -101,9 +101,10 @@ def test_scores_follow_the_thesis_formula_with_smo_without_early_stopping_as_ref
         assert row.score == pytest.approx(0.9 * acc + 0.1 * (1 - cost / cost_ref))
         assert row.score_ref == pytest.approx(0.9 * 0.90)
     assert scored.loc[("pegasos", 0), "win"] == 1.0 and scored.loc[("smo", 0), "win"] == 0.0
-    table = summary(scored.reset_index()).set_index("search")
+    searches = summary(scored.reset_index())
+    table = searches.set_index("search")
     assert table.loc["pegasos RS+ES", "wins"] == 1 and table.loc["smo RS", "relative_cost"] == 1
-    budgets = equal_budget(scored.reset_index()).set_index(["budget", "solver"])
+    budgets = equal_budget(scored.reset_index(), searches).set_index(["budget", "solver"])
     # within SMO's RS+ES cost (300) Pegasos can afford only its early-stopped search
     assert budgets.loc[("smo RS+ES", "pegasos"), "es_id"] == 0
     assert budgets.loc[("smo RS+ES", "pegasos"), "test_accuracy_mean"] == pytest.approx(0.88)

@@ -100,12 +100,15 @@ def summary(scored: pd.DataFrame) -> pd.DataFrame:
 
 
 def equal_budget(
-    scored: pd.DataFrame, budgets: Sequence[str] = ("smo RS", "smo RS+ES")
+    scored: pd.DataFrame,
+    searches: pd.DataFrame,
+    budgets: Sequence[str] = ("smo RS", "smo RS+ES"),
 ) -> pd.DataFrame:
     """Both solvers at equal kernel evaluations: per dataset and budget (the cost of one of
-    SMO's searches in :func:`summary`), each solver's search within the budget with the best
-    mean validation accuracy (the choice a user could make without the test set)."""
-    table = summary(scored).set_index(["dataset", "search"])
+    SMO's searches in ``searches``, :func:`summary`'s table of ``scored``), each solver's search
+    within the budget with the best mean validation accuracy (the choice a user could make
+    without the test set)."""
+    table = searches.set_index(["dataset", "search"])
     rows = []
     for (dataset, search), budget in table[COST].items():
         if search not in budgets:

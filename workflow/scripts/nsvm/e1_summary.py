@@ -21,7 +21,7 @@ with job_log(snakemake.log[0], "Pegasos in the E1 random search"):
     scored.to_csv(out.scores, index=False)
     table = summary(scored)
     table.to_csv(out.summary, index=False)
-    budgets = equal_budget(scored)
+    budgets = equal_budget(scored, table)
     budgets.to_csv(out.equal_budget, index=False)
     accuracy_cost_figure(scored, out.figure)
     logging.info("%s\n%s", table.to_string(), budgets.to_string())
