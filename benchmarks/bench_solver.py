@@ -129,6 +129,7 @@ NEVER_STOPPING = {
     "es_r64_incremental": (64, "incremental"),
     "es_r64_fresh": (64, "fresh"),
     "es_r768_incremental": (768, "incremental"),
+    "es_r768_fresh": (768, "fresh"),
 }
 
 

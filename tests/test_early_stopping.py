@@ -484,6 +484,31 @@ def test_fresh_checks_read_the_decision_values_of_the_model_at_that_iteration(me
             assert info.val_hinge == pytest.approx(np.mean(np.maximum(1 - y_val * f, 0)), 1e-12)
 
 
+@pytest.mark.parametrize("evaluation", ["incremental", "fresh"])
+def test_kernel_evaluations_count_row_columns_and_fresh_checks(evaluation):
+    """The kernel values a run reports, counted independently: a plain fit's rows span the n
+    training columns; incremental tracking adds the m evaluation columns to every row; a fresh
+    check computes m values per support vector of the model cut at that check."""
+    X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT
+    n, m = len(y_tr), len(y_val) + len(y_te)
+    params = SolverParams(kernel_dtype=np.float32, **SVM)
+    plain, _ = run_smo(X_tr, y_tr, params)
+    assert plain.kernel_evaluations == plain.kernel_rows * n
+    checks = []
+    res, _ = run_smo(
+        X_tr, y_tr, params, configs=EarlyStoppingSet.of([EarlyStopping(10**9, 0.0, 7)]),
+        X_val=X_val, y_val=y_val, X_test=X_te, y_test=y_te, evaluation=evaluation,
+        callback=lambda info: checks.append(info.n_iter),
+    )  # fmt: skip
+    assert res.n_iter == plain.n_iter and res.kernel_rows == plain.kernel_rows
+    assert checks == list(range(1, plain.n_iter + 1, 7))
+    if evaluation == "incremental":
+        assert res.kernel_evaluations == res.kernel_rows * (n + m)
+    else:
+        sv = [np.count_nonzero(solve_smo(X_tr, y_tr, max_iter=t, **SVM).alpha) for t in checks]
+        assert res.kernel_evaluations == plain.kernel_evaluations + m * sum(sv)
+
+
 def test_an_unknown_evaluation_is_refused():
     X_tr, y_tr, X_val, y_val, *_ = SPLIT
     with pytest.raises(ValueError, match="evaluation must be one of"):

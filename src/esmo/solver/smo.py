@@ -61,7 +61,7 @@ from esmo.solver.rho import (
     rho_from_bounds,
     rho_from_free_list,
 )
-from esmo.solver.row_cache import build_kernel_rows, get_row
+from esmo.solver.row_cache import build_kernel_rows, fresh_sums, get_row
 from esmo.solver.state import (
     N_FREE,
     N_ITER,
@@ -72,6 +72,7 @@ from esmo.solver.state import (
     seeded_state,
 )
 from esmo.solver.tracking import (
+    FRESH_VALUES,
     KERNEL_ROWS,
     N_ACTIVE,
     N_INCREMENTAL,
@@ -81,6 +82,7 @@ from esmo.solver.tracking import (
     advance,
     check,
     fresh_check,
+    fresh_check_in_loop,
     fresh_evaluation,
     make_tracker,
     start_tracking,
@@ -97,8 +99,8 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
     """Run SMO from ``state`` until it converges or has made ``max_iter`` pair updates in all.
 
     Returns why it stopped (``CONVERGED``, ``ITERATION_LIMIT``, ``EARLY_STOPPED``,
-    or ``PAUSED`` at a fresh check, which the caller evaluates, and after every
-    check when ``pause_at_checks``; rho at the pause is in ``tr.rho_now``). ``C`` holds each
+    or ``PAUSED`` at a fresh check that reads a user's metric, which the caller
+    evaluates, and after every check when ``pause_at_checks``; rho at the pause is in ``tr.rho_now``). ``C`` holds each
     point's upper bound. The state (:mod:`esmo.solver.state`) is updated in
     place, so a paused or limited run continues exactly when called again; the
     tracker ``tr`` (:mod:`esmo.solver.tracking`, started by ``start_tracking``)
@@ -165,7 +167,11 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
                 if check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
                     save_counts(state, n_iter, n_free)
                     return EARLY_STOPPED
-        if is_fresh or (is_check and pause_at_checks):
+        if is_fresh and not tr.need_custom:
+            if fresh_check_in_loop(tr, rows, n_iter, rho, y, G, alpha):
+                save_counts(state, n_iter, n_free)
+                return EARLY_STOPPED
+        if (is_fresh and tr.need_custom) or ((is_check or is_fresh) and pause_at_checks):
             tr.rho_now[0] = rho
             save_counts(state, n_iter, n_free)
             return PAUSED
@@ -192,13 +198,14 @@ def drive(
     limit: int,
     callback: Callable[[CheckInfo], Any] | None,
     max_time: float | None,
-    fresh_sums: Callable[[np.ndarray], np.ndarray] | None,
+    users_sums: Callable[[np.ndarray], np.ndarray] | None,
 ) -> int:
-    """Run :func:`smo_loop` to the end, pausing it for fresh checks, the hook and the clock.
+    """Run :func:`smo_loop` to the end, pausing it for users' metrics, the hook and the clock.
 
-    At a fresh check the loop pauses, ``fresh_sums(alpha)`` gives the decision
-    values at the evaluation points from the current alphas, and
-    :func:`esmo.solver.tracking.fresh_check` reads them. With a ``callback`` the
+    Fresh checks run inside the loop, except where a user's metric (Python)
+    is read: there the loop pauses, ``users_sums(alpha)`` gives the decision
+    values at the evaluation points from the current alphas and evaluates the
+    users' metrics on them, and :func:`esmo.solver.tracking.fresh_check` reads them. With a ``callback`` the
     loop also pauses after every other check; the callback gets a
     :class:`~esmo.solver.result.CheckInfo`, and a true return ends the run.
     With ``max_time`` (seconds) the loop runs in segments of iterations,
@@ -207,7 +214,7 @@ def drive(
     change nothing else: the state carries the run on exactly.
     """
     y, QD, upper, tol = loop_args
-    if callback is None and max_time is None and fresh_sums is None:
+    if callback is None and max_time is None and users_sums is None:
         return smo_loop(y, QD, upper, tol, limit, rows, tr, state, False)
     end = None if max_time is None else time.perf_counter() + max_time
     segment = FIRST_SEGMENT
@@ -217,7 +224,7 @@ def drive(
         reason = smo_loop(y, QD, upper, tol, stop_at, rows, tr, state, callback is not None)
         if reason == PAUSED and state.n_iter == tr.counters[NEXT_FRESH]:
             tr.counters[KERNEL_ROWS] = rows.clock[2]
-            fresh_check(tr, state.n_iter, fresh_sums(state.alpha), y, state.G, state.alpha)
+            fresh_check(tr, state.n_iter, users_sums(state.alpha), y, state.G, state.alpha)
             if tr.counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
                 return EARLY_STOPPED
         if reason == PAUSED and callback is not None and callback(check_info(y, tr, state)):
@@ -306,21 +313,20 @@ def run_smo(
     limit = params.iteration_limit(n)
     if len(configs):
         start_tracking(tr, y, state.G, state.status, limit, state.n_iter)
-    fresh_sums = None
-    fresh_kernel_values = [0]
-    if tr.fresh.any():
+    users_sums = None
+    if tr.need_custom:
 
-        def fresh_sums(alpha: np.ndarray) -> np.ndarray:
-            fresh_kernel_values[0] += np.count_nonzero(alpha) * X_eval.shape[0]
-            sums = evaluation_sums(X, y, alpha, X_eval, params)
+        def users_sums(alpha: np.ndarray) -> np.ndarray:
+            sums, n_values = fresh_sums(rows, alpha, y, n, y_eval.shape[0])
+            tr.counters[FRESH_VALUES] += n_values
             f_val = sums[:n_val] - tr.rho_now[0]
             for code, metric in enumerate(configs.custom_metrics, start=len(METRICS)):
                 tr.last[code] = float(metric.function(f_val, y_eval[:n_val]))
             return sums
 
     loop_args = (y, kernel_diagonal(X, params.kernel), upper, params.tol)
-    reason = drive(loop_args, rows, tr, state, limit, callback, max_time, fresh_sums)
-    kernel_values = int(rows.clock[2]) * rows.XT.shape[1] + fresh_kernel_values[0]
+    reason = drive(loop_args, rows, tr, state, limit, callback, max_time, users_sums)
+    kernel_values = int(rows.clock[3] + tr.counters[FRESH_VALUES])
     result = _result(y, p, state, tr, configs, reason, (kernel_values, int(rows.clock[2])))
     if not len(configs):
         return result, None

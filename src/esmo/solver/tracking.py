@@ -28,12 +28,15 @@ import numpy as np
 from esmo.early_stopping import METRICS, RULES, EarlyStoppingSet
 from esmo.solver.compile import jit
 from esmo.solver.rho import calculate_rho
+from esmo.solver.row_cache import fresh_sums
 
 # indices of Tracker.counters and Tracker.bars
 N_ACTIVE, NEXT_EVENT, NEXT_DEADLINE, LIMIT, N_INCREMENTAL, NEXT_FRESH = 0, 1, 2, 3, 4, 5
 #: Tracker.counters index: the kernel rows the run had computed when the current check
 #: began (set by the loop before each check; a stop records it as its cost)
 KERNEL_ROWS = 6
+#: Tracker.counters index: the kernel values fresh checks have computed (:func:`fresh_check_in_loop`)
+FRESH_VALUES = 7
 #: How a configuration's checks read the decision values (Tracker.n_using's columns).
 INCREMENTAL, FRESH = 0, 1
 # the built-in metric codes (indices into esmo.early_stopping.METRICS); users' Metric
@@ -94,6 +97,7 @@ class Tracker(NamedTuple):
     need_hinge: bool
     need_mdl: bool
     need_smoothed: bool
+    need_custom: bool
     higher: np.ndarray
     stop_when_all_stopped: bool
 
@@ -152,7 +156,7 @@ def _new_tracker(
         out_acc=np.empty((k, 4)),
         best_alpha=np.zeros((layout["n_restore"], n)),
         best_rho=np.zeros(k),
-        counters=np.array([k, 0, 0, 0, 0, -1, 0], dtype=np.int64),
+        counters=np.array([k, 0, 0, 0, 0, -1, 0, 0], dtype=np.int64),
         bars=np.empty(len(higher)),
         last=np.full(len(higher), np.nan),
         rho_now=np.zeros(1),
@@ -160,6 +164,7 @@ def _new_tracker(
         need_hinge=layout["need_hinge"],
         need_mdl=layout["need_mdl"],
         need_smoothed=layout["need_smoothed"],
+        need_custom=layout["need_custom"],
         higher=higher,
         stop_when_all_stopped=bool(stop_when_all_stopped),
     )
@@ -200,6 +205,7 @@ def _layout(configs: EarlyStoppingSet) -> dict:
         "need_hinge": HINGE in metrics,
         "need_mdl": MDL_LOGISTIC in metrics,
         "need_smoothed": bool(metrics & {SMOOTHED_ERROR, F_MEASURE}),
+        "need_custom": any(code >= N_BUILT_IN for code in metrics),
     }
     object.__setattr__(configs, "_tracker_layout", layout)  # the set is frozen, its layout too
     return layout
@@ -525,8 +531,9 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
 def fresh_check(tr, n_iter, sums, y, G, alpha):
     """A check of the fresh configurations on ``sums = sum_i a_i y_i K(x_i, x)`` computed afresh.
 
-    The loop paused at ``n_iter`` with its rho in ``tr.rho_now``; the caller
-    computed ``sums`` at the evaluation points from the current alphas alone,
+    At ``n_iter`` with its rho in ``tr.rho_now``, the caller computed ``sums``
+    at the evaluation points from the current alphas alone
+    (:func:`esmo.solver.row_cache.fresh_sums`),
     so the values, and the stop, are the same in any run that reaches these
     alphas, whatever else it tracks. Objectives as in :func:`check`.
     """
@@ -550,16 +557,33 @@ def fresh_check(tr, n_iter, sums, y, G, alpha):
     tr.counters[NEXT_FRESH] = next_multiple(tr, n_iter, FRESH)
 
 
+@jit
+def fresh_check_in_loop(tr, rows, n_iter, rho, y, G, alpha):
+    """A fresh check inside the compiled loop: the sums from the kernel rows' store, then :func:`fresh_check`.
+
+    Used when every fresh configuration reads a built-in metric (a user's
+    :class:`~esmo.early_stopping.Metric` is Python: the loop pauses for it).
+    Returns True when the run should end, as :func:`check` does.
+    """
+    counters = tr.counters
+    counters[KERNEL_ROWS] = rows.clock[2]
+    tr.rho_now[0] = rho
+    sums, n_values = fresh_sums(rows, alpha, y, y.shape[0], tr.y_eval.shape[0])
+    counters[FRESH_VALUES] += n_values
+    fresh_check(tr, n_iter, sums, y, G, alpha)
+    return counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped
+
+
 #: How checks may read the decision values (``run_smo``'s ``evaluation``).
 EVALUATIONS: tuple[str, ...] = ("auto", "incremental", "fresh")
 
 #: ``auto`` evaluates afresh the configurations whose interval is at least this. A fresh
-#: check costs a kernel product with the support vectors plus about 0.15 ms of pausing
-#: the loop; incremental tracking costs the evaluation columns of every new kernel row
-#: and O(n_val) per iteration. benchmarks/bench_solver.py (table 2, idle 2-core machine)
-#: put the break-even near r = 1,100 on w1a, 4,500 on german.numer and 4,000 on
-#: fourclass: fresh checks at r = 768 cost +12 % (fourclass) to +33 % (w1a) per
-#: iteration against +3 % to +22 % incremental.
+#: check computes the support vectors' kernel values at the evaluation points inside the
+#: loop (:func:`fresh_check_in_loop`); incremental tracking costs the evaluation columns
+#: of every new kernel row and O(n_val) per iteration. Per iteration, on the 5
+#: configurations of benchmarks/bench_solver.py's table 2 (fourclass / german.numer /
+#: w1a): at r = 2,048 fresh +2 / +9 / +14 % against incremental +3 / +6 / +28 %; at
+#: r = 768 fresh +4 / +19 / +25 % against +2 / +5 / +28 %.
 FRESH_FROM_INTERVAL = 4096
 
 
