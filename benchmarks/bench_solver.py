@@ -51,14 +51,14 @@ from sklearn.model_selection import train_test_split
 from sklearn.svm import SVC
 
 from esmo import SMOClassifier
-from esmo.data.libsvm import REGISTRY, load, minmax_normalise
+from esmo.data.libsvm import THESIS_DATASETS, load, minmax_normalise
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.solver.params import SolverParams
 from esmo.solver.smo import run_smo, solve_smo
 from esmo.solver.sweep import sweep_early_stopping
 from esmo.tuning.sampling import sample_es_configs, sample_svm_configs
 
-DATASETS = list(REGISTRY)  # the thesis's eight LIBSVM datasets
+DATASETS = list(THESIS_DATASETS)
 RBF_SPACE = {"log2_C": (-5, 15), "log2_gamma": (-15, 3), "log2_tol": (-8, -1)}
 ES_SPACE = {"log10_patience": (0, 4), "log10_es_tol": (-5, 0)}
 CACHE_MB = 2000.0

@@ -53,6 +53,16 @@ def test_registry_matches_published_table():
         assert spec.class_counts == (raw_counts[low], raw_counts[high])
 
 
+def test_thesis_datasets_are_the_eight_the_thesis_config_runs():
+    """The benchmarks' default list: the eight datasets the thesis's experiments read, not
+    the gradient paper's test files that share the registry."""
+    import yaml
+
+    config = yaml.safe_load((Path(__file__).parents[1] / "config/config.yaml").read_text())
+    used = {name for names in config["thesis"]["datasets"].values() for name in names}
+    assert len(datasets.THESIS_DATASETS) == 8 and set(datasets.THESIS_DATASETS) == used
+
+
 @needs_mirror
 @pytest.mark.parametrize("name", sorted(SOURCES_TABLE))
 def test_every_mirror_file_loads_and_verifies(name):

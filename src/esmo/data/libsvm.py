@@ -149,6 +149,11 @@ REGISTRY: dict[str, DatasetSpec] = {
 }
 
 
+#: The thesis's eight datasets (protocol §1), in the registry's order: the registry without
+#: the gradient paper's test files.
+THESIS_DATASETS: tuple[str, ...] = tuple(name for name in REGISTRY if not name.endswith(".t"))
+
+
 class DatasetVerificationError(ValueError):
     """A parsed dataset differs from its registry entry."""
 
