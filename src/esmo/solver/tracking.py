@@ -582,8 +582,9 @@ EVALUATIONS: tuple[str, ...] = ("auto", "incremental", "fresh")
 #: loop (:func:`fresh_check_in_loop`); incremental tracking costs the evaluation columns
 #: of every new kernel row and O(n_val) per iteration. Per iteration, on the 5
 #: configurations of benchmarks/bench_solver.py's table 2 (fourclass / german.numer /
-#: w1a): at r = 2,048 fresh +2 / +9 / +14 % against incremental +3 / +6 / +28 %; at
-#: r = 768 fresh +4 / +19 / +25 % against +2 / +5 / +28 %.
+#: w1a, idle machine), fresh against incremental: at r = 768 +5 / +24 / +18 % against
+#: +4 / +4 / +20 %; at 2,048 +4 / +8 / +12 % against +4 / +3 / +24 %; at 4,096
+#: +1 / +4 / +7 % against +3 / +3 / +24 %.
 FRESH_FROM_INTERVAL = 4096
 
 
