@@ -100,11 +100,12 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
 
     Returns why it stopped (``CONVERGED``, ``ITERATION_LIMIT``, ``EARLY_STOPPED``,
     or ``PAUSED`` at a fresh check that reads a user's metric, which the caller
-    evaluates, and after every check when ``pause_at_checks``; rho at the pause is in ``tr.rho_now``). ``C`` holds each
-    point's upper bound. The state (:mod:`esmo.solver.state`) is updated in
-    place, so a paused or limited run continues exactly when called again; the
-    tracker ``tr`` (:mod:`esmo.solver.tracking`, started by ``start_tracking``)
-    too. Rows carry the evaluation columns while some configuration runs.
+    evaluates, and after every check when ``pause_at_checks``; rho at the pause
+    is in ``tr.rho_now``). ``C`` holds each point's upper bound. The state
+    (:mod:`esmo.solver.state`) is updated in place, so a paused or limited run
+    continues exactly when called again; the tracker ``tr``
+    (:mod:`esmo.solver.tracking`, started by ``start_tracking``) too. Rows carry
+    the evaluation columns while some configuration runs.
     """
     n = y.shape[0]
     m = tr.y_eval.shape[0]
@@ -205,9 +206,10 @@ def drive(
     Fresh checks run inside the loop, except where a user's metric (Python)
     is read: there the loop pauses, ``users_sums(alpha)`` gives the decision
     values at the evaluation points from the current alphas and evaluates the
-    users' metrics on them, and :func:`esmo.solver.tracking.fresh_check` reads them. With a ``callback`` the
-    loop also pauses after every other check; the callback gets a
-    :class:`~esmo.solver.result.CheckInfo`, and a true return ends the run.
+    users' metrics on them, and :func:`esmo.solver.tracking.fresh_check` reads
+    them. With a ``callback`` the loop also pauses after every check; the
+    callback gets a :class:`~esmo.solver.result.CheckInfo`, and a true return
+    ends the run.
     With ``max_time`` (seconds) the loop runs in segments of iterations,
     doubled while one takes under 10 ms, and the run ends at the first pause
     past the budget: the one stopping rule that depends on the machine. Pauses
