@@ -10,8 +10,10 @@ in the baseline). Early stopping never changes the SMO path, only where it
 ends, so one run yields every configuration's stop exactly.
 
 Per iteration the validation and test decision values ``S`` (without ``rho``)
-move by the two changed alphas, in ``O(n_val + n_test)`` (:func:`advance`);
-they are never recomputed from scratch. A check (:func:`check`) adds ``rho``,
+move by the two changed alphas, in ``O(n_val + n_test)`` (:func:`advance`),
+while some configuration is tracked incrementally; a configuration evaluated
+afresh reads sums computed from the alphas at its checks instead
+(:func:`fresh_check_in_loop`). A check (:func:`check`) adds ``rho``,
 the validation objective and ``O(1)`` state-machine work: the configurations
 are read only when one can improve or reach its deadline (:func:`check_bounds`).
 
