@@ -74,7 +74,6 @@ from esmo.solver.state import (
 from esmo.solver.tracking import (
     FRESH_VALUES,
     KERNEL_ROWS,
-    N_ACTIVE,
     N_INCREMENTAL,
     NEXT_EVENT,
     NEXT_FRESH,
@@ -199,14 +198,14 @@ def drive(
     limit: int,
     callback: Callable[[CheckInfo], Any] | None,
     max_time: float | None,
-    users_sums: Callable[[np.ndarray], np.ndarray] | None,
+    users_sums: Callable[[np.ndarray], tuple[np.ndarray, int]] | None,
 ) -> int:
     """Run :func:`smo_loop` to the end, pausing it for users' metrics, the hook and the clock.
 
     Fresh checks run inside the loop, except where a user's metric (Python)
     is read: there the loop pauses, ``users_sums(alpha)`` gives the decision
-    values at the evaluation points from the current alphas and evaluates the
-    users' metrics on them, and :func:`esmo.solver.tracking.fresh_check` reads
+    values at the evaluation points from the current alphas (and the kernel
+    values they took) and evaluates the users' metrics on them, and :func:`esmo.solver.tracking.fresh_check` reads
     them. With a ``callback`` the loop also pauses after every check; the
     callback gets a :class:`~esmo.solver.result.CheckInfo`, and a true return
     ends the run.
@@ -225,9 +224,9 @@ def drive(
         started = time.perf_counter()
         reason = smo_loop(y, QD, upper, tol, stop_at, rows, tr, state, callback is not None)
         if reason == PAUSED and state.n_iter == tr.counters[NEXT_FRESH]:
-            tr.counters[KERNEL_ROWS] = rows.clock[2]
-            fresh_check(tr, state.n_iter, users_sums(state.alpha), y, state.G, state.alpha)
-            if tr.counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
+            sums, n_values = users_sums(state.alpha)
+            kernel_rows = rows.clock[2]
+            if fresh_check(tr, state.n_iter, sums, n_values, kernel_rows, y, state.G, state.alpha):
                 return EARLY_STOPPED
         if reason == PAUSED and callback is not None and callback(check_info(y, tr, state)):
             return CALLBACK_STOP
@@ -308,9 +307,8 @@ def run_smo(
     rows = build_kernel_rows(X, blocks, params)
     fresh = fresh_evaluation(configs, evaluation)
     tr = make_tracker(configs, y_eval, n_val, p, stop_when_all_stopped, fresh)
-    X_eval = np.concatenate(blocks) if blocks else X[:0]
     if len(blocks) and state.alpha.any():  # a warm start: the sums of its alphas
-        tr.S[:] = evaluation_sums(X, y, state.alpha, X_eval, params)
+        tr.S[:] = evaluation_sums(X, y, state.alpha, np.concatenate(blocks), params)
         tr.best_alpha[:] = state.alpha
     limit = params.iteration_limit(n)
     if len(configs):
@@ -318,13 +316,12 @@ def run_smo(
     users_sums = None
     if tr.need_custom:
 
-        def users_sums(alpha: np.ndarray) -> np.ndarray:
+        def users_sums(alpha: np.ndarray) -> tuple[np.ndarray, int]:
             sums, n_values = fresh_sums(rows, alpha, y, n, y_eval.shape[0])
-            tr.counters[FRESH_VALUES] += n_values
             f_val = sums[:n_val] - tr.rho_now[0]
             for code, metric in enumerate(configs.custom_metrics, start=len(METRICS)):
                 tr.last[code] = float(metric.function(f_val, y_eval[:n_val]))
-            return sums
+            return sums, n_values
 
     loop_args = (y, kernel_diagonal(X, params.kernel), upper, params.tol)
     reason = drive(loop_args, rows, tr, state, limit, callback, max_time, users_sums)

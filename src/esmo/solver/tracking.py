@@ -530,15 +530,20 @@ def check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
 
 
 @jit
-def fresh_check(tr, n_iter, sums, y, G, alpha):
+def fresh_check(tr, n_iter, sums, n_values, kernel_rows, y, G, alpha):
     """A check of the fresh configurations on ``sums = sum_i a_i y_i K(x_i, x)`` computed afresh.
 
     At ``n_iter`` with its rho in ``tr.rho_now``, the caller computed ``sums``
     at the evaluation points from the current alphas alone
-    (:func:`esmo.solver.row_cache.fresh_sums`),
+    (:func:`esmo.solver.row_cache.fresh_sums`, ``n_values`` kernel values),
     so the values, and the stop, are the same in any run that reaches these
-    alphas, whatever else it tracks. Objectives as in :func:`check`.
+    alphas, whatever else it tracks; ``kernel_rows`` is the run's row count
+    then, the cost a stop here records. Objectives as in :func:`check`.
+    Returns True when the run should end, as :func:`check` does.
     """
+    counters = tr.counters
+    counters[KERNEL_ROWS] = kernel_rows
+    counters[FRESH_VALUES] += n_values
     rho = tr.rho_now[0]
     y_eval, n_val, last = tr.y_eval, tr.n_val, tr.last
     correct = 0
@@ -556,7 +561,8 @@ def fresh_check(tr, n_iter, sums, y, G, alpha):
         smoothed_objectives(sums, y_eval, n_val, rho, last)
     tacc = eval_accuracy(sums, y_eval, n_val, y_eval.shape[0], rho)
     record_check(tr, n_iter, last, tacc, rho, alpha, FRESH)
-    tr.counters[NEXT_FRESH] = next_multiple(tr, n_iter, FRESH)
+    counters[NEXT_FRESH] = next_multiple(tr, n_iter, FRESH)
+    return counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped
 
 
 @jit
@@ -565,15 +571,10 @@ def fresh_check_in_loop(tr, rows, n_iter, rho, y, G, alpha):
 
     Used when every fresh configuration reads a built-in metric (a user's
     :class:`~esmo.early_stopping.Metric` is Python: the loop pauses for it).
-    Returns True when the run should end, as :func:`check` does.
     """
-    counters = tr.counters
-    counters[KERNEL_ROWS] = rows.clock[2]
     tr.rho_now[0] = rho
     sums, n_values = fresh_sums(rows, alpha, y, y.shape[0], tr.y_eval.shape[0])
-    counters[FRESH_VALUES] += n_values
-    fresh_check(tr, n_iter, sums, y, G, alpha)
-    return counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped
+    return fresh_check(tr, n_iter, sums, n_values, rows.clock[2], y, G, alpha)
 
 
 #: How checks may read the decision values (``run_smo``'s ``evaluation``).
