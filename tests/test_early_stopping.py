@@ -484,19 +484,40 @@ def test_fresh_checks_read_the_decision_values_of_the_model_at_that_iteration(me
             assert info.val_hinge == pytest.approx(np.mean(np.maximum(1 - y_val * f, 0)), 1e-12)
 
 
-@pytest.mark.parametrize("evaluation", ["incremental", "fresh"])
-def test_kernel_evaluations_count_row_columns_and_fresh_checks(evaluation):
+def _fresh_values(support_sets, m, n_slots):
+    """Kernel values fresh checks compute: ``m`` per support vector not yet kept, kept while
+    ``n_slots`` last, in check order then index order (an independent count)."""
+    kept, values = set(), 0
+    for sv in support_sets:
+        for k in sv:
+            if k not in kept:
+                values += m
+                if len(kept) < n_slots:
+                    kept.add(k)
+    return values
+
+
+@pytest.mark.parametrize(
+    ("evaluation", "eval_slots"),
+    [("incremental", 0), ("fresh", 0), ("fresh", 3), ("fresh", None)],
+    ids=["incremental", "fresh-uncached", "fresh-3-kept", "fresh-all-kept"],
+)
+def test_kernel_evaluations_count_row_columns_and_fresh_checks(evaluation, eval_slots):
     """The kernel values a run reports, counted independently: a plain fit's rows span the n
     training columns; incremental tracking adds the m evaluation columns to every row; a fresh
-    check computes m values per support vector of the model cut at that check."""
+    check computes m values per support vector of the model cut at that check, except those
+    it kept from an earlier check (as many as the budget the rows leave holds)."""
     X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT
     n, m = len(y_tr), len(y_val) + len(y_te)
-    params = SolverParams(kernel_dtype=np.float32, **SVM)
-    plain, _ = run_smo(X_tr, y_tr, params)
+    svm = dict(SVM, kernel_dtype=np.float32)
+    if eval_slots is not None:  # resident float32 rows, and room for eval_slots float64 columns
+        svm["cache_size_mb"] = (4 * n * (n + m) + 8 * m * eval_slots + 4) / 2**20
+    plain, _ = run_smo(X_tr, y_tr, SolverParams(**svm))
     assert plain.kernel_evaluations == plain.kernel_rows * n
     checks = []
     res, _ = run_smo(
-        X_tr, y_tr, params, configs=EarlyStoppingSet.of([EarlyStopping(10**9, 0.0, 7)]),
+        X_tr, y_tr, SolverParams(**svm),
+        configs=EarlyStoppingSet.of([EarlyStopping(10**9, 0.0, 7)]),
         X_val=X_val, y_val=y_val, X_test=X_te, y_test=y_te, evaluation=evaluation,
         callback=lambda info: checks.append(info.n_iter),
     )  # fmt: skip
@@ -505,8 +526,12 @@ def test_kernel_evaluations_count_row_columns_and_fresh_checks(evaluation):
     if evaluation == "incremental":
         assert res.kernel_evaluations == res.kernel_rows * (n + m)
     else:
-        sv = [np.count_nonzero(solve_smo(X_tr, y_tr, max_iter=t, **SVM).alpha) for t in checks]
-        assert res.kernel_evaluations == plain.kernel_evaluations + m * sum(sv)
+        support = [np.flatnonzero(solve_smo(X_tr, y_tr, max_iter=t, **SVM).alpha) for t in checks]
+        n_slots = n if eval_slots is None else eval_slots
+        fresh = _fresh_values(support, m, n_slots)
+        assert res.kernel_evaluations == plain.kernel_evaluations + fresh
+        if eval_slots is None:  # each support vector's values computed once
+            assert fresh == m * len(set(np.concatenate(support).tolist()))
 
 
 def test_an_unknown_evaluation_is_refused():

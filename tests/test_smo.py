@@ -198,7 +198,8 @@ def test_on_demand_rows_equal_the_blas_kernel_matrix(dataset, kernel, gamma):
 def test_fresh_sums_equal_a_blas_kernel_product(dataset, kernel, gamma, dtype):
     """A fresh check's decision values (numba, over the support vectors' nonzero features)
     equal NumPy's kernel matrix times the dual coefficients, and count m values per support
-    vector; points with alpha = 0 add nothing."""
+    vector; points with alpha = 0 add nothing. A second check reads the kept values: the
+    same sums to the bit, no value computed."""
     from esmo.solver.params import SolverParams
     from esmo.solver.row_cache import build_kernel_rows, fresh_sums
 
@@ -206,14 +207,16 @@ def test_fresh_sums_equal_a_blas_kernel_product(dataset, kernel, gamma, dtype):
     X_eval = [X[::3] * 0.5, X[1::7]]
     rng = np.random.default_rng(3)
     alpha = np.where(rng.random(len(y)) < 0.3, rng.random(len(y)), 0.0)
-    rows = build_kernel_rows(
-        X, X_eval, SolverParams(kernel=kernel, gamma=gamma, kernel_dtype=dtype)
-    )
+    params = SolverParams(kernel=kernel, gamma=gamma, kernel_dtype=dtype)
+    rows = build_kernel_rows(X, X_eval, params, fresh_checks=True)
     m = sum(b.shape[0] for b in X_eval)
     sums, n_values = fresh_sums(rows, alpha, y.astype(float), len(y), m)
     expected = kernel_matrix(np.concatenate(X_eval), X, kernel, gamma) @ (alpha * y)
     np.testing.assert_allclose(sums, expected, rtol=1e-12, atol=1e-12 * np.abs(alpha).sum())
     assert n_values == np.count_nonzero(alpha) * m
+    again, n_again = fresh_sums(rows, alpha, y.astype(float), len(y), m)
+    np.testing.assert_array_equal(again, sums)
+    assert n_again == 0
 
 
 @pytest.mark.parametrize("up_front", [True, False], ids=["gemm", "gemv"])

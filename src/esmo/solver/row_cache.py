@@ -10,6 +10,10 @@ more than many whole fits. When all rows fit the memory budget each keeps its
 slot; otherwise the most recently used ones stay, like LIBSVM's LRU kernel
 cache, so memory stays bounded for any ``n``.
 
+Fresh early-stopping checks read a second, float64 store beside it: the
+evaluation columns of each support vector, kept from the first check that needs
+them while the budget left by the rows allows (:func:`fresh_sums`).
+
 ``float32`` is the default storage because LIBSVM stores ``Q`` in single
 precision (``Qfloat``): the same rounding is what makes our iteration counts
 agree with LIBSVM's, and it halves memory traffic in the solver's inner loops.
@@ -44,8 +48,10 @@ class KernelRows(NamedTuple):
     needs a row; with ``resident`` every row has a slot of its own, otherwise the
     least recently used (``stamp``) is evicted when all are taken. ``clock`` holds
     the use counter that orders the eviction, the number of slots taken, the
-    rows computed and the kernel values computed (a row's columns are the
-    training points, plus the evaluation points while early stopping tracks them).
+    rows computed, the kernel values computed (a row's columns are the
+    training points, plus the evaluation points while early stopping tracks them)
+    and the slots of ``eval_values`` taken. ``eval_values[eval_slot_of[k]]`` holds
+    point ``k``'s float64 kernel values at the evaluation points, for fresh checks.
     """
 
     X_all: np.ndarray
@@ -60,10 +66,15 @@ class KernelRows(NamedTuple):
     clock: np.ndarray
     resident: bool
     blas: bool
+    eval_values: np.ndarray
+    eval_slot_of: np.ndarray
 
 
 def build_kernel_rows(
-    X_train: np.ndarray, X_eval: Sequence[np.ndarray], params: SolverParams
+    X_train: np.ndarray,
+    X_eval: Sequence[np.ndarray],
+    params: SolverParams,
+    fresh_checks: bool = False,
 ) -> KernelRows:
     """Prepare the on-demand row store: one slot per row if they fit ``cache_size_mb``, else LRU.
 
@@ -75,6 +86,8 @@ def build_kernel_rows(
     the last-bit differences between summation orders. Float64 storage exposes
     them, so it keeps the BLAS products its reference results were computed with:
     all rows up front with ``gemm`` when they fit, else ``gemv`` rows on demand.
+    With ``fresh_checks`` the budget the rows leave holds the evaluation
+    columns that fresh checks compute (:func:`fresh_sums`).
     """
     code, gamma, dtype = params.kernel_code, params.gamma, params.kernel_dtype
     blocks = [X_train, *X_eval]
@@ -92,7 +105,7 @@ def build_kernel_rows(
         start += b.shape[0]
     blas = np.dtype(dtype) == np.float64
     X_all = np.concatenate(blocks) if blas and len(blocks) > 1 else X_train
-    clock = np.zeros(4, dtype=np.int64)
+    clock = np.zeros(5, dtype=np.int64)
     if blas and n * n_cols * itemsize <= budget:
         clock[2], clock[3] = n, n * n_cols
         data = np.empty((n, n_cols), dtype=dtype)
@@ -106,11 +119,25 @@ def build_kernel_rows(
                 col += b.shape[0]
         slot_of = np.arange(n, dtype=np.int64)
         stamp = np.zeros(n, np.int64)
+        left = budget - data.nbytes if fresh_checks else 0
         return KernelRows(
-            X_all, XT, sq_all, code, gamma, data, slot_of, slot_of.copy(), stamp, clock, True, True
+            X_all,
+            XT,
+            sq_all,
+            code,
+            gamma,
+            data,
+            slot_of,
+            slot_of.copy(),
+            stamp,
+            clock,
+            True,
+            True,
+            *_eval_store(n, n_cols - n, left),
         )
     # two rows are the minimum: the working pair must be resident together
     n_slots = int(max(2, min(n, budget // (n_cols * itemsize))))
+    left = budget - n_slots * n_cols * itemsize if fresh_checks else 0
     return KernelRows(
         X_all,
         XT,
@@ -124,7 +151,18 @@ def build_kernel_rows(
         clock,
         n_slots == n,
         blas,
+        *_eval_store(n, n_cols - n, left),
     )
+
+
+def _eval_store(n: int, m: int, budget: float) -> tuple[np.ndarray, np.ndarray]:
+    """Slots for the float64 evaluation columns of up to ``n`` points, as many as ``budget`` holds.
+
+    Unused memory is never touched (``np.empty``), so a generous budget costs
+    only the slots fresh checks fill.
+    """
+    n_slots = int(min(n, budget // (8 * m))) if m and budget > 0 else 0
+    return np.empty((n_slots, m)), np.full(n, -1, dtype=np.int64)
 
 
 @jit
@@ -188,26 +226,42 @@ def get_row(rows, i, n_cols):
 def fresh_sums(rows, alpha, y, n, m):
     """``sum_k a_k y_k K(x_k, x)`` at the ``m`` evaluation columns, from the current alphas alone.
 
-    Returns the sums and the kernel values computed (``m`` per support vector).
-    The kernel values are computed as :func:`get_row` computes a row's
-    (sparse dot products over the support vector's nonzero features, the
-    vectorised exp), in float64 and without storing them; the support vectors
-    are added in index order. So the sums depend on the alphas alone, bit for
-    bit, whatever the run tracks or caches, and a check that reads them costs
-    ``nnz(x_k)`` multiply-adds per value, not the dense ``d`` of a BLAS product
-    (w1a is 4 % dense).
+    Returns the sums and the kernel values computed. A support vector's values
+    at the evaluation points are computed as :func:`get_row` computes a row's
+    (sparse dot products over its nonzero features, the vectorised exp), in
+    float64, the first time a check needs them, and kept in ``eval_values``
+    while slots remain, so a run computes each support vector's ``m`` values
+    once, not at every check; the support vectors are added in index order. So
+    the sums depend on the alphas alone, bit for bit, whatever the run tracks
+    or caches.
     """
     sums = np.zeros(m)
     n_values = 0
+    slot_of, store, clock = rows.eval_slot_of, rows.eval_values, rows.clock
     for k in range(n):
         if alpha[k] == 0.0:
             continue
-        dots = sparse_dots(rows.X_all[k], rows.XT, n, n + m)
-        if rows.kernel_code == 1:
-            rbf_exponents(dots, rows.sq_all[k], rows.sq_all, n, rows.gamma)
-            exp_nonpositive(dots, dots)
+        s = slot_of[k]
+        if s >= 0:
+            values = store[s]
+        else:
+            values = _eval_values(rows, k, n, m)
+            n_values += m
+            if clock[4] < store.shape[0]:
+                slot_of[k] = clock[4]
+                store[clock[4]] = values
+                clock[4] += 1
         c = alpha[k] * y[k]
         for v in range(m):
-            sums[v] += c * dots[v]
-        n_values += m
+            sums[v] += c * values[v]
     return sums, n_values
+
+
+@jit
+def _eval_values(rows, k, n, m):
+    """Point ``k``'s float64 kernel values at the ``m`` evaluation columns."""
+    dots = sparse_dots(rows.X_all[k], rows.XT, n, n + m)
+    if rows.kernel_code == 1:
+        rbf_exponents(dots, rows.sq_all[k], rows.sq_all, n, rows.gamma)
+        exp_nonpositive(dots, dots)
+    return dots

@@ -581,14 +581,15 @@ def fresh_check_in_loop(tr, rows, n_iter, rho, y, G, alpha):
 EVALUATIONS: tuple[str, ...] = ("auto", "incremental", "fresh")
 
 #: ``auto`` evaluates afresh the configurations whose interval is at least this. A fresh
-#: check computes the support vectors' kernel values at the evaluation points inside the
-#: loop (:func:`fresh_check_in_loop`); incremental tracking costs the evaluation columns
-#: of every new kernel row and O(n_val) per iteration. Per iteration, on the 5
-#: configurations of benchmarks/bench_solver.py's table 2 (fourclass / german.numer /
-#: w1a, idle machine), fresh against incremental: at r = 768 +5 / +24 / +18 % against
-#: +4 / +4 / +20 %; at 2,048 +4 / +8 / +12 % against +4 / +3 / +24 %; at 4,096
-#: +1 / +4 / +7 % against +3 / +3 / +24 %.
-FRESH_FROM_INTERVAL = 4096
+#: check computes a support vector's kernel values at the evaluation points the first time
+#: a check needs them and keeps them (:func:`esmo.solver.row_cache.fresh_sums`), so a run
+#: computes about the least any exact check can (benchmarks/bench_solver.py's table 2b),
+#: then adds ``n_sv * m`` products per check; incremental tracking costs the evaluation
+#: columns of every new kernel row and O(m) per iteration. Per iteration, the 20
+#: configurations of table 2 on the eight datasets (idle machine), mean extra time of
+#: fresh against incremental: r = 256 +16 / +16 % (fresh dearer on 6 datasets), 512
+#: +14 / +15 %, 768 +11 / +14 % (fresh no dearer on 7), 1,536 +8 / +14 %.
+FRESH_FROM_INTERVAL = 768
 
 
 def fresh_evaluation(configs: EarlyStoppingSet, evaluation: str) -> np.ndarray:
