@@ -511,7 +511,8 @@ def test_kernel_evaluations_count_row_columns_and_fresh_checks(evaluation, eval_
     n, m = len(y_tr), len(y_val) + len(y_te)
     svm = dict(SVM, kernel_dtype=np.float32)
     if eval_slots is not None:  # resident float32 rows, and room for eval_slots float64 columns
-        svm["cache_size_mb"] = (4 * n * (n + m) + 8 * m * eval_slots + 4) / 2**20
+        width = n + m if evaluation == "incremental" else n  # fresh checks: rows without them
+        svm["cache_size_mb"] = (4 * n * width + 8 * m * eval_slots + 4) / 2**20
     plain, _ = run_smo(X_tr, y_tr, SolverParams(**svm))
     assert plain.kernel_evaluations == plain.kernel_rows * n
     checks = []

@@ -74,6 +74,7 @@ def build_kernel_rows(
     X_train: np.ndarray,
     X_eval: Sequence[np.ndarray],
     params: SolverParams,
+    incremental: bool = True,
     fresh_checks: bool = False,
 ) -> KernelRows:
     """Prepare the on-demand row store: one slot per row if they fit ``cache_size_mb``, else LRU.
@@ -86,8 +87,11 @@ def build_kernel_rows(
     the last-bit differences between summation orders. Float64 storage exposes
     them, so it keeps the BLAS products its reference results were computed with:
     all rows up front with ``gemm`` when they fit, else ``gemv`` rows on demand.
-    With ``fresh_checks`` the budget the rows leave holds the evaluation
-    columns that fresh checks compute (:func:`fresh_sums`).
+    Rows have room for the evaluation columns only with ``incremental`` (some
+    configuration moves the decision values by them): a row store wider than
+    the training columns costs a plain loop cache misses. With ``fresh_checks``
+    the budget the rows leave holds the evaluation columns that fresh checks
+    compute (:func:`fresh_sums`).
     """
     code, gamma, dtype = params.kernel_code, params.gamma, params.kernel_dtype
     blocks = [X_train, *X_eval]
@@ -106,13 +110,16 @@ def build_kernel_rows(
     blas = np.dtype(dtype) == np.float64
     X_all = np.concatenate(blocks) if blas and len(blocks) > 1 else X_train
     clock = np.zeros(5, dtype=np.int64)
-    if blas and n * n_cols * itemsize <= budget:
-        clock[2], clock[3] = n, n * n_cols
-        data = np.empty((n, n_cols), dtype=dtype)
+    width = n_cols if incremental else n
+    if blas and n * width * itemsize <= budget:
+        clock[2], clock[3] = n, n * width
+        data = np.empty((n, width), dtype=dtype)
         for start in range(0, n, _CHUNK_ROWS):
             stop = min(start + _CHUNK_ROWS, n)
             col = 0
-            for b in blocks:  # one product per block: see _blas_dots
+            for b in blocks[
+                : len(blocks) if incremental else 1
+            ]:  # one product per block: see _blas_dots
                 data[start:stop, col : col + b.shape[0]] = kernel_matrix(
                     X_train[start:stop], b, params.kernel, gamma
                 )
@@ -136,15 +143,15 @@ def build_kernel_rows(
             *_eval_store(n, n_cols - n, left),
         )
     # two rows are the minimum: the working pair must be resident together
-    n_slots = int(max(2, min(n, budget // (n_cols * itemsize))))
-    left = budget - n_slots * n_cols * itemsize if fresh_checks else 0
+    n_slots = int(max(2, min(n, budget // (width * itemsize))))
+    left = budget - n_slots * width * itemsize if fresh_checks else 0
     return KernelRows(
         X_all,
         XT,
         sq_all,
         code,
         gamma,
-        np.empty((n_slots, n_cols), dtype=dtype),
+        np.empty((n_slots, width), dtype=dtype),
         np.full(n, -1, dtype=np.int64),
         np.full(n_slots, -1, dtype=np.int64),
         np.full(n_slots, -1, dtype=np.int64),

@@ -305,7 +305,9 @@ def run_smo(
     if len(configs) and (configs.needs_validation or X_val is not None):
         blocks, y_eval, n_val = as_evaluation(X_val, y_val, X_test, y_test, X.shape[1])
     fresh = fresh_evaluation(configs, evaluation)
-    rows = build_kernel_rows(X, blocks, params, fresh_checks=bool(fresh.any()))
+    rows = build_kernel_rows(
+        X, blocks, params, incremental=not fresh.all(), fresh_checks=bool(fresh.any())
+    )
     tr = make_tracker(configs, y_eval, n_val, p, stop_when_all_stopped, fresh)
     if len(blocks) and state.alpha.any():  # a warm start: the sums of its alphas
         tr.S[:] = evaluation_sums(X, y, state.alpha, np.concatenate(blocks), params)
