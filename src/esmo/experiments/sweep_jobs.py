@@ -158,9 +158,9 @@ def sweep_chunk_tables(
             cache_size_mb=cache_size_mb,
             X_test=X_te,
             y_test=y_te,
-            # one reading of the decision values for every interval: E4 compares intervals,
-            # and "auto" would evaluate the longest afresh, in float64 instead of the rows'
-            # float32, which moves a few boundary points (and the tables) by one
+            # one reading of the decision values for every interval, as E4 compares them:
+            # "auto" would evaluate the longest afresh, in float64 rather than the rows'
+            # float32, and classify a few points near the boundary differently
             evaluation="incremental",
         )
         results.append((int(row.config_id), result))

@@ -585,11 +585,11 @@ EVALUATIONS: tuple[str, ...] = ("auto", "incremental", "fresh")
 #: a check needs them and keeps them (:func:`esmo.solver.row_cache.fresh_sums`), so a run
 #: computes about the least any exact check can (benchmarks/bench_solver.py's table 2b),
 #: then adds ``n_sv * m`` products per check; incremental tracking costs the evaluation
-#: columns of every new kernel row and O(m) per iteration. Per iteration, the 20
-#: configurations of table 2 on the eight datasets (idle machine), mean extra time of
-#: fresh against incremental: r = 256 +16 / +16 % (fresh dearer on 6 datasets), 512
-#: +14 / +15 %, 768 +11 / +14 % (fresh no dearer on 7), 1,536 +8 / +14 %.
-FRESH_FROM_INTERVAL = 768
+#: columns of every new kernel row and O(m) per iteration. Mean extra time per iteration
+#: over the eight datasets (table 2's 20 configurations, idle machine), fresh against
+#: incremental: r = 256 +16 / +15 %, 512 +12 / +15 % (fresh cheaper on 6 datasets),
+#: 768 +10 / +14 % (on all 8).
+FRESH_FROM_INTERVAL = 512
 
 
 def fresh_evaluation(configs: EarlyStoppingSet, evaluation: str) -> np.ndarray:
