@@ -114,12 +114,11 @@ def build_kernel_rows(
     if blas and n * width * itemsize <= budget:
         clock[2], clock[3] = n, n * width
         data = np.empty((n, width), dtype=dtype)
+        row_blocks = blocks if incremental else blocks[:1]
         for start in range(0, n, _CHUNK_ROWS):
             stop = min(start + _CHUNK_ROWS, n)
             col = 0
-            for b in blocks[
-                : len(blocks) if incremental else 1
-            ]:  # one product per block: see _blas_dots
+            for b in row_blocks:  # one product per block: see _blas_dots
                 data[start:stop, col : col + b.shape[0]] = kernel_matrix(
                     X_train[start:stop], b, params.kernel, gamma
                 )
