@@ -355,6 +355,37 @@ def test_restore_best_returns_the_best_checked_iterate():
     assert res.n_iter == track.stop_iter[0] > track.best_iter[0]
 
 
+def test_equal_configurations_share_one_set_and_their_fits_stay_independent():
+    """A fit of a shared set (and its cached tracker layout) equals one of a set built anew."""
+    first = EarlyStopping(3, 0.0, 2, restore_best=True)
+    second = EarlyStopping(3, 0.0, 2, restore_best=True)
+    assert EarlyStoppingSet.of([first]) is EarlyStoppingSet.of([second])
+    assert EarlyStoppingSet.of(
+        [EarlyStopping(4, 0.0, 2, restore_best=True)]
+    ) is not EarlyStoppingSet.of([first])
+    table = pd.DataFrame(
+        {"patience": [3], "es_tol": [0.0], "interval": [2], "restore_best": [True]}
+    )
+    X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT
+    alone, alone_track = run_smo(
+        X_tr,
+        y_tr,
+        SolverParams(kernel_dtype=np.float64, **SVM),
+        configs=EarlyStoppingSet.of(table),  # a table's set is built anew every time
+        X_val=X_val,
+        y_val=y_val,
+        X_test=X_te,
+        y_test=y_te,
+    )
+    assert alone.stopped_early
+    for cfg in (first, second, first):  # a run that wrote its state must not leak into the next
+        res, track = _fit(cfg)
+        np.testing.assert_array_equal(res.alpha, alone.alpha)
+        assert (res.n_iter, res.rho) == (alone.n_iter, alone.rho)
+        for name in ("stop_iter", "best_iter", "val_accuracy", "best_test_accuracy"):
+            np.testing.assert_array_equal(getattr(track, name), getattr(alone_track, name))
+
+
 def test_configs_as_dataframe_with_default_columns():
     X_tr, y_tr, X_val, y_val, *_ = SPLIT
     df = pd.DataFrame({"patience": [1, 3], "es_tol": [0.0, 0.01]})

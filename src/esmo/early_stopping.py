@@ -8,6 +8,7 @@ configuration tables of the workflow, are validated by one function,
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -170,7 +171,7 @@ class EarlyStoppingSet:
     @property
     def needs_validation(self) -> bool:
         """Whether some configuration reads validation data (all metrics but mdl_logistic)."""
-        return bool(np.any(self.metric != _CODES["mdl_logistic"]))
+        return bool((self.metric != _CODES["mdl_logistic"]).any())
 
     @property
     def higher_is_better(self) -> np.ndarray:
@@ -197,7 +198,13 @@ class EarlyStoppingSet:
                     "configs must hold EarlyStopping objects or be a DataFrame, got an "
                     f"element of type {type(c).__name__}."
                 )
-        # each EarlyStopping was checked when it was made: the arrays need no second check
+        if len(out) == 1 and isinstance(out[0].metric, str):
+            return _single_set(out[0])
+        return cls._of_checked(out)
+
+    @classmethod
+    def _of_checked(cls, out: list[EarlyStopping]) -> EarlyStoppingSet:
+        """The set of ``out``, unchecked: each EarlyStopping was checked when it was made."""
         checked = object.__new__(cls)
         codes, custom = _metric_codes([c.metric for c in out])
         for name, values, dtype in (
@@ -233,6 +240,18 @@ class EarlyStoppingSet:
             column("restore_best", False),
             rule=column("rule", RULES[0]),
         )
+
+
+@functools.lru_cache(maxsize=256)
+def _single_set(config: EarlyStopping) -> EarlyStoppingSet:
+    """One configuration's set, shared by equal configurations (built-in metrics only).
+
+    An early-stopped fit tracks one configuration, and a search fits many with
+    equal ones (``SMOClassifier`` makes its configuration anew per fit): the set,
+    and the tracker layout cached on it, are then built once, not per fit. Sets
+    are never written after they are made, so sharing one is safe.
+    """
+    return EarlyStoppingSet._of_checked([config])
 
 
 #: Per built-in metric, in METRICS order, whether it improves upwards.
