@@ -18,7 +18,7 @@ def as_labels(y: Any, n: int, name: str) -> np.ndarray:
             f"{name} must be a 1-D array with one label per row of the matching X ({n}), "
             f"got shape {y.shape}."
         )
-    if not np.all((y == 1) | (y == -1)):
+    if not ((y == 1) | (y == -1)).all():
         raise ValueError(
             f"{name} must hold labels in {{-1, +1}}; map your two classes to -1/+1 first "
             "(esmo.SMOClassifier does this for any two labels)."
@@ -80,7 +80,7 @@ def as_problem(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
     """The training arrays, checked: features, and labels of both classes."""
     X = as_features(X, "X")
     y = as_labels(y, X.shape[0], "y")
-    if y.size == 0 or np.all(y == y[0]):
+    if y.size == 0 or (y == y[0]).all():
         raise ValueError("y holds a single class; SMO needs both -1 and +1 labels.")
     return X, y
 

@@ -375,7 +375,7 @@ def _result(
     alpha, G, status = state.alpha.copy(), state.G, state.status
     rho = float(calculate_rho(y, G, status))
     objective = float(np.dot(alpha, G + p) / 2.0)
-    stopped_early = len(configs) > 0 and bool(np.all(tr.out_iter[:, 0] >= 0))
+    stopped_early = len(configs) > 0 and bool((tr.out_iter[:, 0] >= 0).all())
     if len(configs) == 1 and configs.restore_best[0] and stopped_early:
         alpha, rho, objective = tr.best_alpha[0], float(tr.best_rho[0]), float("nan")
     return SolverResult(
