@@ -73,7 +73,9 @@ from esmo.solver.state import (
 )
 from esmo.solver.tracking import (
     FRESH_VALUES,
+    INCREMENTAL,
     KERNEL_ROWS,
+    N_ACTIVE,
     N_INCREMENTAL,
     NEXT_EVENT,
     NEXT_FRESH,
@@ -84,6 +86,8 @@ from esmo.solver.tracking import (
     fresh_check_in_loop,
     fresh_evaluation,
     make_tracker,
+    next_multiple,
+    record_check,
     start_tracking,
 )
 from esmo.solver.update import status_of, update_gradient, update_gradient_with_bounds, update_pair
@@ -164,9 +168,15 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
                 advance(tr, Ki_ev, Kj_ev, ci, cj)
             else:
                 counters[KERNEL_ROWS] = rows.clock[2]  # the cost a stop here records
-                if check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha):
+                scan, tacc = check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha)
+                # the steps that take the whole tracker are called here, not in check
+                # (its docstring says why)
+                if scan:
+                    record_check(tr, n_iter, tr.last, tacc, rho, alpha, INCREMENTAL)
+                if counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
                     save_counts(state, n_iter, n_free)
                     return EARLY_STOPPED
+                counters[NEXT_EVENT] = next_multiple(tr, n_iter, INCREMENTAL)
         if is_fresh and not tr.need_custom:
             if fresh_check_in_loop(tr, rows, n_iter, rho, y, G, alpha):
                 save_counts(state, n_iter, n_free)
