@@ -248,8 +248,8 @@ def _single_set(config: EarlyStopping) -> EarlyStoppingSet:
 
     An early-stopped fit tracks one configuration, and a search fits many with
     equal ones (``SMOClassifier`` makes its configuration anew per fit): the set,
-    and the tracker layout cached on it, are then built once, not per fit. Sets
-    are never written after they are made, so sharing one is safe.
+    and the tracker layout cached on it, are then built once, not per fit. No
+    step writes a set's arrays, so sharing one is safe.
     """
     return EarlyStoppingSet._of_checked([config])
 

@@ -135,7 +135,6 @@ def _new_tracker(
     n = linear_term.shape[0]
     layout = _layout(configs)
     schedules, higher = layout["schedules"], layout["higher"]
-    start = layout["start"]  # the state machines' arrays before a run: copied, never shared
     return Tracker(
         y_eval=y_eval,
         positive=y_eval > 0.0,
@@ -150,7 +149,7 @@ def _new_tracker(
         S=np.zeros(y_eval.shape[0]),
         best_obj=np.empty(k),
         deadline=np.empty(k, dtype=np.int64),
-        active=start["active"].copy(),
+        active=np.ones(k, dtype=np.bool_),
         fresh=np.asarray(fresh, dtype=np.bool_),
         schedules=schedules,
         schedule=layout["schedule"],
@@ -159,9 +158,9 @@ def _new_tracker(
         out_acc=np.empty((k, 4)),
         best_alpha=np.zeros((layout["n_restore"], n)),
         best_rho=np.zeros(k),
-        counters=start["counters"].copy(),
+        counters=np.array([k, 0, 0, 0, 0, -1, 0, 0], dtype=np.int64),
         bars=np.empty(len(higher)),
-        last=start["last"].copy(),
+        last=np.full(len(higher), np.nan),
         rho_now=np.zeros(1),
         linear_term=linear_term,
         need_hinge=layout["need_hinge"],
@@ -178,8 +177,7 @@ def _layout(configs: EarlyStoppingSet) -> dict:
 
     A search passes one set to many fits, and equal single configurations share
     one set (:meth:`EarlyStoppingSet.of`); the arrays are read-only to the
-    compiled steps, so trackers share them, and ``start`` holds the initial
-    values of the arrays a run writes, which each tracker copies.
+    compiled steps, so trackers share them.
     """
     cached = configs.__dict__.get("_tracker_layout")
     if cached is not None:
@@ -199,7 +197,6 @@ def _layout(configs: EarlyStoppingSet) -> dict:
         keys, schedule = np.unique(2 * configs.interval + phase, return_inverse=True)
         schedules = np.stack([keys // 2, keys % 2], axis=1) if len(keys) else np.ones((1, 2))
         metrics = set(np.unique(configs.metric).tolist())
-    higher, k = configs.higher_is_better, len(configs)
     layout = {
         "published": published,
         "phase": phase.astype(np.int64),
@@ -207,16 +204,11 @@ def _layout(configs: EarlyStoppingSet) -> dict:
         "n_restore": int(np.count_nonzero(configs.restore_best)),
         "schedules": np.ascontiguousarray(schedules, dtype=np.int64),
         "schedule": np.ascontiguousarray(schedule.ravel(), dtype=np.int64),
-        "higher": higher,
+        "higher": configs.higher_is_better,
         "need_hinge": HINGE in metrics,
         "need_mdl": MDL_LOGISTIC in metrics,
         "need_smoothed": bool(metrics & {SMOOTHED_ERROR, F_MEASURE}),
         "need_custom": any(code >= N_BUILT_IN for code in metrics),
-        "start": {
-            "active": np.ones(k, dtype=np.bool_),
-            "counters": np.array([k, 0, 0, 0, 0, -1, 0, 0], dtype=np.int64),
-            "last": np.full(len(higher), np.nan),
-        },
     }
     object.__setattr__(configs, "_tracker_layout", layout)  # the set is frozen, its layout too
     return layout
