@@ -10,7 +10,7 @@ step                        where
 ==========================  ============================================
 select ``i`` (first only)   :func:`esmo.solver.working_set.select_first_i`
 select ``j``, stop test     :func:`esmo.solver.working_set.select_j`
-kernel rows                 :func:`esmo.solver.row_cache.get_row`
+kernel rows                 :func:`esmo.solver.row_cache.cached_slot`, ``fill_slot``
 update the pair             :func:`esmo.solver.update.update_pair`
 update ``G``, next ``i``    :func:`esmo.solver.update.update_gradient`
 rho                         :mod:`esmo.solver.rho`
@@ -61,7 +61,7 @@ from esmo.solver.rho import (
     rho_from_bounds,
     rho_from_free_list,
 )
-from esmo.solver.row_cache import build_kernel_rows, fresh_sums, get_row
+from esmo.solver.row_cache import build_kernel_rows, cached_slot, fill_slot, fresh_sums
 from esmo.solver.state import (
     N_FREE,
     N_ITER,
@@ -129,13 +129,15 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
             return CONVERGED
         tracking = counters[N_INCREMENTAL] > 0
         n_cols = n + m if tracking else n
-        Ki = get_row(rows, i, n_cols)
+        s = cached_slot(rows, i)  # a row read in two steps: see cached_slot
+        Ki = rows.data[s if s >= 0 else fill_slot(rows, i, n_cols)]
         j, Gmax2 = select_j(Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val)
         if Gmax + Gmax2 < tol or j == -1:
             save_counts(state, n_iter, n_free)
             return CONVERGED
         n_iter += 1
-        Kj = get_row(rows, j, n_cols)
+        s = cached_slot(rows, j)
+        Kj = rows.data[s if s >= 0 else fill_slot(rows, j, n_cols)]
 
         old_ai, old_aj = alpha[i], alpha[j]
         quad = QD[i] + QD[j] - 2.0 * np.float64(Ki[j])
