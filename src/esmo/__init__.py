@@ -22,8 +22,8 @@ _EXPORTS: dict[str, str] = {
     "SolverResult": "esmo.solver.result",
     "solve_smo": "esmo.solver.smo",
     "kernel_matrix": "esmo.solver.kernels",
-    "MDLSearch": "esmo.selection.mdl_search",
-    "SVMEnsembleClassifier": "esmo.estimators.svm_ensemble",
+    "MDLSearch": "esmo.mdl.search",
+    "SVMEnsembleClassifier": "esmo.ensembles.estimator",
 }
 
 __all__ = sorted(_EXPORTS)

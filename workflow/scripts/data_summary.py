@@ -5,7 +5,7 @@ import logging
 
 import pandas as pd
 
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
 
 with job_log(snakemake.log[0], "summarising the datasets"):
     rows = []

@@ -8,7 +8,7 @@ config key of its mirror, which a failed download's message points to.
 import importlib
 import logging
 
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
 
 p = snakemake.params
 source = importlib.import_module(f"esmo.data.{p.registry}")

@@ -6,7 +6,7 @@ import logging
 import numpy as np
 
 from esmo.data.libsvm import array_digest, get_spec, load, minmax_normalise, verify
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
 
 with job_log(snakemake.log[0], "preparing the dataset"):
     name = snakemake.wildcards.libsvm

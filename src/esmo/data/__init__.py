@@ -1,1 +1,4 @@
-"""Data in: the LIBSVM registry and downloads, synthetic generators, and the splits."""
+"""Data in: the LIBSVM and UCI registries, MNIST, Breiman's generators, verified downloads.
+
+A paper's own datasets and splits live with the paper (:mod:`esmo.papers`).
+"""

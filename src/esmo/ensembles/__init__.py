@@ -4,6 +4,6 @@
 K-fold, exhaustive, early-stopped or successive halving) with every fit's cost
 recorded; ``esmo.ensembles.cost_model``: the paper's section-3 cost model;
 ``esmo.ensembles.single_svm``: the single-SVM baseline (K-fold grid search,
-then a refit). The estimator is :class:`esmo.estimators.svm_ensemble.SVMEnsembleClassifier`.
-The protocol is ``../shared/notes/ensembles-protocol.md``.
+then a refit). The estimator is :class:`esmo.ensembles.estimator.SVMEnsembleClassifier`.
+The protocol is docs/ensembles-protocol.md.
 """

@@ -5,7 +5,7 @@ its gradient in every hyperparameter comes from one linear solve per fold
 (:mod:`~esmo.hypergradient.fold`, :mod:`~esmo.hypergradient.adjoint`), summed
 over the folds (:mod:`~esmo.hypergradient.objective`), and L-BFGS-B minimises
 it (:class:`GradientSearchCV`); :func:`grid_search_cv` is the paper's baseline.
-The method and every open choice: ../shared/notes/gradient-hpo-protocol.md.
+The method and every open choice: docs/gradient-protocol.md.
 """
 
 from esmo.hypergradient.grid import LOG2_C_GRID, LOG2_GAMMA_GRID, best_grid_cell, grid_search_cv

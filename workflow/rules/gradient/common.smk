@@ -8,10 +8,10 @@ config (``ijcnn``, ``vehicle``, ``adult``, ``splice``; ``gradient.roles``
 says which dataset plays IJCNN and Vehicle) or directly by dataset name.
 """
 
-from esmo.data.gradient import DATASETS as GRADIENT_DATASETS
-from esmo.data.gradient import ROLES as GRADIENT_ROLES
-from esmo.data.gradient import input_files as gradient_input_files
-from esmo.data.gradient import resolve_role
+from esmo.papers.gradient.data import DATASETS as GRADIENT_DATASETS
+from esmo.papers.gradient.data import ROLES as GRADIENT_ROLES
+from esmo.papers.gradient.data import input_files as gradient_input_files
+from esmo.papers.gradient.data import resolve_role
 from esmo.data.libsvm import SHAPE_CHECKED as LIBSVM_SHAPE_CHECKED
 
 GRADIENT = config["gradient"]

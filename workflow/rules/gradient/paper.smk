@@ -1,8 +1,8 @@
 """Gradient-based tuning of SVM hyperparameters (Keerthi, Sindhwani, Chapelle, NIPS 2006).
 
 Protocol: ../shared/notes/gradient-hpo-protocol.md; the library is
-esmo.hypergradient, the data esmo.data.gradient, the cells
-esmo.experiments.gradient, the tables esmo.analysis.gradient; scripts in
+esmo.hypergradient, the data esmo.papers.gradient.data, the cells
+esmo.papers.gradient.cells, the tables esmo.papers.gradient.analysis; scripts in
 workflow/scripts/gradient/, captions in workflow/report/gradient/, paper
 numbers in workflow/data/gradient/, config in the section ``gradient``.
 """

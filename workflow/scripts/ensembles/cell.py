@@ -8,8 +8,8 @@ from threadpoolctl import threadpool_limits
 
 from esmo.data.uci import Table
 from esmo.ensembles.grid import SVMSettings
-from esmo.experiments import ensembles as exp
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.ensembles import cells as exp
 
 wc = snakemake.wildcards
 spec = snakemake.params.spec

@@ -4,8 +4,8 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.ensembles import summarise
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.ensembles.analysis import summarise
 
 with job_log(snakemake.log[0], "collecting the cells"):
     cells = pd.concat(

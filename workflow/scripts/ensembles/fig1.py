@@ -5,9 +5,9 @@ import logging
 import numpy as np
 import pandas as pd
 
-from esmo.analysis.ensembles import fig1_table
-from esmo.analysis.ensembles_plots import fig1
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.ensembles.analysis import fig1_table
+from esmo.papers.ensembles.figures import fig1
 
 with job_log(snakemake.log[0], "fig 1"):
     summary = pd.read_csv(snakemake.input.summary, keep_default_na=False, na_values=[""])

@@ -4,8 +4,8 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.ensembles_plots import fig4
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.ensembles.figures import fig4
 
 with job_log(snakemake.log[0], "fig 4"):
     summary = pd.read_csv(snakemake.input.summary, keep_default_na=False, na_values=[""])

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 
 from esmo.data.uci import get_dataset, load
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
 
 with job_log(snakemake.log[0], "preparing the UCI dataset"):
     name = snakemake.wildcards.uci

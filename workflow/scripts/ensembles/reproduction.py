@@ -5,19 +5,19 @@ from pathlib import Path
 
 import pandas as pd
 
-from esmo.analysis.ensembles import (
+from esmo.papers.common.html import html_table, reproduction_html
+from esmo.papers.common.job_log import job_log
+from esmo.papers.common.reproduction import load_paper_values
+from esmo.papers.ensembles.analysis import (
     our_values,
     ratio_values,
     reproduction,
     table1_beside_paper,
-    to_html,
 )
-from esmo.analysis.reproduction import load_thesis_values, to_report_html
-from esmo.experiments.job_log import job_log
 
 with job_log(snakemake.log[0], "reproduction table"):
     inp = snakemake.input
-    paper = load_thesis_values(inp.paper)
+    paper = load_paper_values(inp.paper)
     table = pd.read_csv(inp.table1)
     table["setting"] = table["setting"].astype(str)
     ours = our_values(
@@ -26,8 +26,8 @@ with job_log(snakemake.log[0], "reproduction table"):
     ours |= ratio_values(pd.read_csv(inp.fig2_times))
     result = reproduction(paper, ours)
     result.to_csv(snakemake.output.table, index=False)
-    Path(snakemake.output.html).write_text(to_report_html(result))
+    Path(snakemake.output.html).write_text(reproduction_html(result))
     beside = table1_beside_paper(table, paper)
     beside.to_csv(snakemake.output.beside, index=False)
-    Path(snakemake.output.beside_html).write_text(to_html(beside))
+    Path(snakemake.output.beside_html).write_text(html_table(beside))
     logging.info("%d of %d paper values reproduced", result["ours"].notna().sum(), len(result))

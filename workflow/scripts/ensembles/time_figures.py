@@ -5,11 +5,11 @@ import logging
 import numpy as np
 import pandas as pd
 
-from esmo.analysis.ensembles import loglog_slope, slopes
-from esmo.analysis.ensembles_plots import fig_time
 from esmo.ensembles.cost_model import ensemble_cost
 from esmo.ensembles.grid import paper_grid
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.ensembles.analysis import loglog_slope, slopes
+from esmo.papers.ensembles.figures import fig_time
 
 with job_log(snakemake.log[0], "figs 2 and 3"):
     p = snakemake.params

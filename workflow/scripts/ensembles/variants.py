@@ -5,8 +5,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from esmo.analysis.ensembles import to_html, variants_table
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.html import html_table
+from esmo.papers.common.job_log import job_log
+from esmo.papers.ensembles.analysis import variants_table
 
 with job_log(snakemake.log[0], "variants"):
     summary = pd.read_csv(snakemake.input.summary, keep_default_na=False, na_values=[""])
@@ -18,5 +19,5 @@ with job_log(snakemake.log[0], "variants"):
         beta=snakemake.params.beta,
     )
     table.to_csv(snakemake.output.table, index=False)
-    Path(snakemake.output.html).write_text(to_html(table))
+    Path(snakemake.output.html).write_text(html_table(table))
     logging.info("variants:\n%s", table.to_string())

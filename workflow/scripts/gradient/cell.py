@@ -5,9 +5,9 @@ import logging
 import pandas as pd
 from threadpoolctl import threadpool_limits
 
-from esmo.data.gradient import load_problem
-from esmo.experiments.gradient import run_cell
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.gradient.cells import run_cell
+from esmo.papers.gradient.data import load_problem
 
 wc = snakemake.wildcards
 p = snakemake.params

@@ -4,7 +4,7 @@ import logging
 
 import pandas as pd
 
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
 
 with job_log(snakemake.log[0], "collecting the cells"):
     cells = pd.concat([pd.read_csv(path) for path in snakemake.input], ignore_index=True)

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from esmo.analysis import gradient as ana
-from esmo.analysis.plotting import save_figure
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.figures import save_figure
+from esmo.papers.common.job_log import job_log
+from esmo.papers.gradient import analysis as ana
 
 with job_log(snakemake.log[0], "fig 1"):
     inp = snakemake.input

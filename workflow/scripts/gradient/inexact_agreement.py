@@ -4,11 +4,11 @@ import logging
 
 from threadpoolctl import threadpool_limits
 
-from esmo.analysis.gradient_inexact import to_frame
-from esmo.data.gradient import load_problem
 from esmo.early_stopping import EarlyStopping
-from esmo.experiments.gradient_inexact import agreement_along_path
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.gradient.data import load_problem
+from esmo.papers.gradient.inexact import agreement_along_path
+from esmo.papers.gradient.inexact_analysis import to_frame
 
 wc = snakemake.wildcards
 p = snakemake.params

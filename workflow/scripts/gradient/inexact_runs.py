@@ -4,15 +4,15 @@ import logging
 
 from threadpoolctl import threadpool_limits
 
-from esmo.analysis.gradient_inexact import to_frame
-from esmo.data.gradient import load_problem
-from esmo.experiments.gradient_inexact import (
+from esmo.papers.common.job_log import job_log
+from esmo.papers.gradient.data import load_problem
+from esmo.papers.gradient.inexact import (
     inner_solve_runs,
     scores_against_exact,
     thesis_searches,
     variant_settings,
 )
-from esmo.experiments.job_log import job_log
+from esmo.papers.gradient.inexact_analysis import to_frame
 
 wc = snakemake.wildcards
 p = snakemake.params

@@ -5,9 +5,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from esmo.analysis import gradient_inexact as ana
-from esmo.analysis.ensembles import to_html
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.figures import save_figure
+from esmo.papers.common.html import html_table
+from esmo.papers.common.job_log import job_log
+from esmo.papers.gradient import inexact_analysis as ana
 
 inp = snakemake.input
 out = snakemake.output
@@ -21,6 +22,6 @@ with job_log(snakemake.log[0], "inexact summary"):
     }
     for name, table in tables.items():
         table.to_csv(out[f"{name}_csv"], index=False)
-        Path(out[f"{name}_html"]).write_text(to_html(table.round(4)))
+        Path(out[f"{name}_html"]).write_text(html_table(table.round(4)))
         logging.info("%s\n%s", name, table.to_string(index=False))
-    ana.plot_agreement(agreement).savefig(out.figure, dpi=150)
+    save_figure(ana.plot_agreement(agreement), out.figure, dpi=150)

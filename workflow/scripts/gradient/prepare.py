@@ -6,8 +6,8 @@ from pathlib import Path
 
 import numpy as np
 
-from esmo.data.gradient import get_dataset, load_dataset
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.gradient.data import get_dataset, load_dataset
 
 with job_log(snakemake.log[0], "preparing the dataset"):
     name = snakemake.wildcards.gradient_dataset

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from esmo.analysis import gradient as ana
-from esmo.analysis.ensembles import to_html
-from esmo.analysis.reproduction import load_thesis_values, reproduction_table, to_report_html
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.html import html_table, reproduction_html
+from esmo.papers.common.job_log import job_log
+from esmo.papers.common.reproduction import load_paper_values, reproduction_table
+from esmo.papers.gradient import analysis as ana
 
 with job_log(snakemake.log[0], "gradient reproduction"):
     inp = snakemake.input
@@ -17,14 +17,14 @@ with job_log(snakemake.log[0], "gradient reproduction"):
     cells = pd.read_csv(inp.cells)
     parts = ana.by_experiment(cells, experiments)
     ours = ana.our_values(parts, settings=snakemake.params.tuner)
-    table = reproduction_table(load_thesis_values(inp.paper), ours)
+    table = reproduction_table(load_paper_values(inp.paper), ours, source=inp.paper)
     table.to_csv(snakemake.output.table, index=False)
-    Path(snakemake.output.html).write_text(to_report_html(table))
+    Path(snakemake.output.html).write_text(reproduction_html(table))
     claims = ana.claims(
         parts,
         fig1=json.loads(Path(inp.fig1).read_text()),
         restarts=pd.read_csv(inp.restarts),
     )
     claims.to_csv(snakemake.output.claims, index=False)
-    Path(snakemake.output.claims_html).write_text(to_html(claims))
+    Path(snakemake.output.claims_html).write_text(html_table(claims))
     logging.info("%s\n%s", table.to_string(index=False), claims.to_string(index=False))

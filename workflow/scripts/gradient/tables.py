@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from esmo.analysis import gradient as ana
-from esmo.analysis.ensembles import to_html
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.html import html_table
+from esmo.papers.common.job_log import job_log
+from esmo.papers.gradient import analysis as ana
 
 with job_log(snakemake.log[0], "gradient tables"):
     cells = pd.read_csv(snakemake.input.cells)
@@ -23,5 +23,5 @@ with job_log(snakemake.log[0], "gradient tables"):
     for name, table in tables.items():
         table.to_csv(out[f"{name}_csv"], index=False)
         shown = table[[c for c in table.columns if not c.endswith((" mean", " sd"))]]
-        Path(out[f"{name}_html"]).write_text(to_html(shown))
+        Path(out[f"{name}_html"]).write_text(html_table(shown))
         logging.info("%s\n%s", name, shown.to_string(index=False))

@@ -4,9 +4,9 @@ import logging
 
 import pandas as pd
 
-from esmo.data.splits import load_fold
-from esmo.experiments.job_log import job_log
-from esmo.experiments.mdl import e1_comparison, warm_up
+from esmo.papers.common.job_log import job_log
+from esmo.papers.mdl.comparison import e1_comparison, warm_up
+from esmo.papers.thesis.splits import load_fold
 
 with job_log(snakemake.log[0], "MDL on an E1 fold"):
     p = snakemake.params

@@ -4,8 +4,8 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.mdl import e1_comparison_table, e1_summary
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.mdl.analysis import e1_comparison_table, e1_summary
 
 with job_log(snakemake.log[0], "MDL E1 summary"):
     runs = pd.concat(map(pd.read_csv, snakemake.input), ignore_index=True)

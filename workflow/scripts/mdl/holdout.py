@@ -1,10 +1,10 @@
-"""One WDBC split: MDL against k-fold CV on a (C, gamma) grid (esmo.experiments.mdl.holdout_comparison)."""
+"""One WDBC split: MDL against k-fold CV on a (C, gamma) grid (esmo.papers.mdl.comparison.holdout_comparison)."""
 
 import logging
 
-from esmo.data.wdbc import holdout_split, load_wdbc
-from esmo.experiments.job_log import job_log
-from esmo.experiments.mdl import grid_values, holdout_comparison, warm_up
+from esmo.papers.common.job_log import job_log
+from esmo.papers.mdl.comparison import grid_values, holdout_comparison, warm_up
+from esmo.papers.mdl.wdbc import holdout_split, load_wdbc
 
 with job_log(snakemake.log[0], "MDL holdout comparison"):
     p = snakemake.params

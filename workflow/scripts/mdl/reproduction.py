@@ -5,13 +5,14 @@ from pathlib import Path
 
 import pandas as pd
 
-from esmo.analysis.mdl import METRICS
-from esmo.analysis.reproduction import load_thesis_values, reproduction_table, to_report_html
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.html import reproduction_html
+from esmo.papers.common.job_log import job_log
+from esmo.papers.common.reproduction import load_paper_values, reproduction_table
+from esmo.papers.mdl.analysis import METRICS
 
 with job_log(snakemake.log[0], "MDL reproduction table"):
     inp = snakemake.input
-    paper = load_thesis_values(inp.paper)
+    paper = load_paper_values(inp.paper)
     table_2 = pd.read_csv(inp.table_2)
     ours = {
         f"table_2.{row.method}.{metric}": float(getattr(row, metric))
@@ -22,7 +23,7 @@ with job_log(snakemake.log[0], "MDL reproduction table"):
     comparison = pd.read_csv(inp.comparison).set_index("metric")
     for metric in METRICS:
         ours[f"claim.mdl_minus_cv.{metric}"] = float(comparison.loc[metric, "mean_difference"])
-    table = reproduction_table(paper, ours)
+    table = reproduction_table(paper, ours, source=inp.paper)
     table.to_csv(snakemake.output.table, index=False)
-    Path(snakemake.output.html).write_text(to_report_html(table))
+    Path(snakemake.output.html).write_text(reproduction_html(table))
     logging.info("%s", table.to_string())

@@ -4,8 +4,8 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.mdl import paired_comparison, split_summary
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.mdl.analysis import paired_comparison, split_summary
 
 with job_log(snakemake.log[0], "MDL many-split comparison"):
     selections = pd.concat(map(pd.read_csv, snakemake.input.selections), ignore_index=True)

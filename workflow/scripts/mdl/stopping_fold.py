@@ -5,12 +5,12 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.scoring import selected_configuration
-from esmo.data.splits import load_fold
 from esmo.early_stopping import EarlyStopping
-from esmo.experiments.job_log import job_log
-from esmo.experiments.mdl import warm_up
-from esmo.experiments.mdl_stopping import stopping_outcomes, tracking_overhead
+from esmo.papers.common.job_log import job_log
+from esmo.papers.mdl.comparison import warm_up
+from esmo.papers.mdl.stopping import stopping_outcomes, tracking_overhead
+from esmo.papers.thesis.scoring import selected_configuration
+from esmo.papers.thesis.splits import load_fold
 
 with job_log(snakemake.log[0], "MDL early stopping on an E1 fold"):
     p = snakemake.params

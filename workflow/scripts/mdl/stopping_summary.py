@@ -4,8 +4,8 @@ import logging
 
 import pandas as pd
 
-from esmo.experiments.job_log import job_log
-from esmo.experiments.mdl_stopping import stopping_summary
+from esmo.papers.common.job_log import job_log
+from esmo.papers.mdl.stopping import stopping_summary
 
 with job_log(snakemake.log[0], "MDL early stopping summary"):
     outcomes = pd.concat(map(pd.read_csv, snakemake.input.outcomes), ignore_index=True)

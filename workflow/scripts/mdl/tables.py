@@ -4,13 +4,13 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.mdl import cost_comparison, table_2
-from esmo.analysis.reproduction import load_thesis_values
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.common.reproduction import load_paper_values
+from esmo.papers.mdl.analysis import cost_comparison, table_2
 
 with job_log(snakemake.log[0], "MDL tables"):
     inp = snakemake.input
-    paper = load_thesis_values(inp.paper)
+    paper = load_paper_values(inp.paper)
     table = table_2(pd.read_csv(inp.selection[0]), paper)
     table.to_csv(snakemake.output.table_2, index=False)
     cost = cost_comparison(pd.read_csv(inp.cost[0]).drop(columns="seed"))

@@ -3,8 +3,8 @@
 import numpy as np
 import pandas as pd
 
-from esmo.experiments.job_log import job_log
-from esmo.experiments.nsvm_baselines import pegasos_baselines, smo_baseline
+from esmo.papers.common.job_log import job_log
+from esmo.papers.nsvm.baselines import pegasos_baselines, smo_baseline
 
 w, p = snakemake.wildcards, snakemake.params
 with job_log(snakemake.log[0], f"baselines on {w.dataset}, seed {w.seed}"):

@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from esmo.analysis.nsvm_plots import diagnostics_figure
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.nsvm.figures import diagnostics_figure
 
 with job_log(snakemake.log[0], "NSVM diagnostics"):
     table = pd.concat([pd.read_csv(path) for path in snakemake.input], ignore_index=True)

@@ -4,9 +4,9 @@ import logging
 
 import pandas as pd
 
-from esmo.data.splits import load_fold
-from esmo.experiments.job_log import job_log
-from esmo.experiments.pegasos_search import fold_table
+from esmo.papers.common.job_log import job_log
+from esmo.papers.nsvm.e1_runs import fold_table
+from esmo.papers.thesis.splits import load_fold
 
 with job_log(snakemake.log[0], "Pegasos and SMO on an E1 fold"):
     p = snakemake.params

@@ -4,14 +4,14 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.pegasos_search import (
+from esmo.papers.common.job_log import job_log
+from esmo.papers.nsvm.e1_analysis import (
     accuracy_cost_figure,
     equal_budget,
     scores,
     search_outcomes,
     summary,
 )
-from esmo.experiments.job_log import job_log
 
 with job_log(snakemake.log[0], "Pegasos in the E1 random search"):
     out = snakemake.output

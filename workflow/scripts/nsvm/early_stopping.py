@@ -8,8 +8,8 @@ import time
 import numpy as np
 import pandas as pd
 
-from esmo.experiments.job_log import job_log
-from esmo.nsvm.experiment import (
+from esmo.papers.common.job_log import job_log
+from esmo.papers.nsvm.experiment import (
     ALGORITHMS,
     classifier,
     early_stopping_configs,

@@ -6,7 +6,7 @@ import tempfile
 import numpy as np
 
 from esmo.data.mnist import fetch, load_zero_one
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
 
 with job_log(snakemake.log[0], "MNIST 0/1"):
     p = snakemake.params

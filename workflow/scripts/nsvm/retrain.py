@@ -4,8 +4,8 @@ the same algorithm retrains on the whole training set; nsvm_train's runs give th
 import numpy as np
 import pandas as pd
 
-from esmo.experiments.job_log import job_log
-from esmo.nsvm.experiment import retrain_at_stops, with_tuned_learning_rates
+from esmo.papers.common.job_log import job_log
+from esmo.papers.nsvm.experiment import retrain_at_stops, with_tuned_learning_rates
 
 w, p = snakemake.wildcards, snakemake.params
 with job_log(snakemake.log[0], f"retrain at the stops on {w.dataset}, seed {w.seed}"):

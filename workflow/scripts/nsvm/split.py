@@ -5,8 +5,8 @@ import logging
 import numpy as np
 
 from esmo.data.breiman import ringnorm_delve
-from esmo.experiments.job_log import job_log
-from esmo.nsvm.experiment import make_split
+from esmo.papers.common.job_log import job_log
+from esmo.papers.nsvm.experiment import make_split
 
 dataset, seed = snakemake.wildcards.dataset, int(snakemake.wildcards.seed)
 cfg = snakemake.params.cfg

@@ -1,10 +1,13 @@
 """The report tables: accuracy beside the paper and the baselines; early-stopped T against fixed T
 (at the stop, and retrained on the whole training set at the stop's T)."""
 
+from pathlib import Path
+
 import pandas as pd
 
-from esmo.analysis.nsvm import accuracy_table, early_stopping_table
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.html import html_table
+from esmo.papers.common.job_log import job_log
+from esmo.papers.nsvm.analysis import accuracy_table, early_stopping_table
 
 with job_log(snakemake.log[0], "NSVM tables"):
     inp, out = snakemake.input, snakemake.output
@@ -12,11 +15,9 @@ with job_log(snakemake.log[0], "NSVM tables"):
     baselines = pd.concat([pd.read_csv(path) for path in inp.baselines], ignore_index=True)
     accuracy = accuracy_table(pd.concat([runs, baselines], ignore_index=True))
     accuracy.to_csv(out.accuracy, index=False)
-    with open(out.accuracy_html, "w") as f:
-        f.write(accuracy.to_html(index=False, float_format=lambda v: f"{v:.4g}", na_rep="–"))
+    Path(out.accuracy_html).write_text(html_table(accuracy))
     outcomes = pd.concat([pd.read_csv(path) for path in inp.early_stopping], ignore_index=True)
     retrain = pd.concat([pd.read_csv(path) for path in inp.retrain], ignore_index=True)
     es = early_stopping_table(outcomes, retrain)
     es.to_csv(out.early_stopping, index=False)
-    with open(out.early_stopping_html, "w") as f:
-        f.write(es.to_html(index=False, float_format=lambda v: f"{v:.4g}", na_rep="–"))
+    Path(out.early_stopping_html).write_text(html_table(es))

@@ -6,9 +6,14 @@ import logging
 import numpy as np
 import pandas as pd
 
-from esmo.analysis.nsvm import diagnostics_rows
-from esmo.experiments.job_log import job_log
-from esmo.nsvm.experiment import ALGORITHMS, classifier, fit_record, with_tuned_learning_rates
+from esmo.papers.common.job_log import job_log
+from esmo.papers.nsvm.analysis import diagnostics_rows
+from esmo.papers.nsvm.experiment import (
+    ALGORITHMS,
+    classifier,
+    fit_record,
+    with_tuned_learning_rates,
+)
 
 w, p = snakemake.wildcards, snakemake.params
 with job_log(snakemake.log[0], f"NSVM-1..4 on {w.dataset}, seed {w.seed}"):

@@ -5,8 +5,8 @@ import logging
 import numpy as np
 import pandas as pd
 
-from esmo.experiments.job_log import job_log
-from esmo.nsvm.experiment import ALGORITHMS, tune_learning_rate
+from esmo.papers.common.job_log import job_log
+from esmo.papers.nsvm.experiment import ALGORITHMS, tune_learning_rate
 
 w, p = snakemake.wildcards, snakemake.params
 with job_log(snakemake.log[0], f"learning rates on {w.dataset}"):

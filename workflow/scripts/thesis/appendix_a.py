@@ -2,9 +2,9 @@
 
 import logging
 
-from esmo.data.splits import load_fold
-from esmo.experiments.job_log import job_log
-from esmo.experiments.timing import compare_solvers
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.solver_comparison import compare_solvers
+from esmo.papers.thesis.splits import load_fold
 
 with job_log(snakemake.log[0], "solver comparison"):
     p = snakemake.params

@@ -4,8 +4,8 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.scoring import scores_against_reference
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.scoring import scores_against_reference
 
 with job_log(snakemake.log[0], "E1 scores"):
     scores = scores_against_reference(pd.read_csv(snakemake.input[0]), snakemake.params.betas)

@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from esmo.analysis.scoring import wins_per_beta
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.scoring import wins_per_beta
 
 with job_log(snakemake.log[0], "table 5.2"):
     p = snakemake.params

@@ -4,8 +4,8 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.statistics import wilcoxon_holm
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.significance import wilcoxon_holm
 
 with job_log(snakemake.log[0], "E1 Wilcoxon/Holm"):
     p = snakemake.params

@@ -2,8 +2,8 @@
 
 import pandas as pd
 
-from esmo.analysis.scoring import by_kernel_and_metric, count_wins
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.scoring import by_kernel_and_metric, count_wins
 
 with job_log(snakemake.log[0], "E1 wins"):
     p = snakemake.params

@@ -4,8 +4,8 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.scoring import scores_against_reference, selected_configurations
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.scoring import scores_against_reference, selected_configurations
 
 with job_log(snakemake.log[0], "E2 analysis"):
     p = snakemake.params

@@ -6,8 +6,9 @@ matplotlib.use("Agg")
 
 import pandas as pd
 
-from esmo.analysis.plotting import plot_hpo_methods, save_figure
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.figures import save_figure
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.figures import plot_hpo_methods
 
 with job_log(snakemake.log[0], "figure"):
     scores = pd.read_csv(snakemake.input[0])

@@ -4,10 +4,10 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.scoring import selected_configuration
-from esmo.data.splits import load_fold
-from esmo.experiments.job_log import job_log
-from esmo.experiments.timing import run_hpo_methods
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.hpo import run_hpo_methods
+from esmo.papers.thesis.scoring import selected_configuration
+from esmo.papers.thesis.splits import load_fold
 
 with job_log(snakemake.log[0], "HPO methods"):
     p = snakemake.params

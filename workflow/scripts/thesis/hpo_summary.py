@@ -4,8 +4,8 @@ import logging
 
 import pandas as pd
 
-from esmo.experiments.job_log import job_log
-from esmo.experiments.timing import e3_scores
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.hpo import e3_scores
 
 with job_log(snakemake.log[0], "HPO summary"):
     per_fold = pd.concat((pd.read_csv(path) for path in snakemake.input), ignore_index=True)

@@ -7,16 +7,16 @@ matplotlib.use("Agg")
 import numpy as np
 import pandas as pd
 
-from esmo.analysis.plotting import (
+from esmo.estimators.smo_classifier import SMOClassifier
+from esmo.papers.common.figures import save_figure
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.figures import (
     plot_decision_boundaries,
     plot_successive_halving,
     plot_validation_curves,
-    save_figure,
 )
-from esmo.data.splits import load_fold
-from esmo.estimators.smo_classifier import SMOClassifier
-from esmo.experiments.job_log import job_log
-from esmo.experiments.timing import validation_curve_along_iterations
+from esmo.papers.thesis.illustrations import validation_curve_along_iterations
+from esmo.papers.thesis.splits import load_fold
 from esmo.tuning.search import successive_halving
 
 with job_log(snakemake.log[0], "illustrations"):

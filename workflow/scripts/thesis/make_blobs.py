@@ -6,8 +6,8 @@ import logging
 import numpy as np
 
 from esmo.data.libsvm import array_digest, minmax_normalise
-from esmo.data.synthetic import gaussian_blobs
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.blobs import gaussian_blobs
 
 with job_log(snakemake.log[0], "generating the blobs"):
     d = int(snakemake.wildcards.d)

@@ -4,8 +4,8 @@ import logging
 
 import numpy as np
 
-from esmo.data.splits import fold_splits, save_splits
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.splits import fold_splits, save_splits
 
 with job_log(snakemake.log[0], "splitting"):
     with np.load(snakemake.input[0]) as data:

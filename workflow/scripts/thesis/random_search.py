@@ -4,8 +4,8 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.scoring import random_search_outcome, random_search_per_fold
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.scoring import random_search_outcome, random_search_per_fold
 
 with job_log(snakemake.log[0], "random-search aggregation"):
     table = pd.concat((pd.read_csv(path) for path in snakemake.input), ignore_index=True)

@@ -5,24 +5,24 @@ from pathlib import Path
 
 import pandas as pd
 
-from esmo.analysis.reproduction import (
+from esmo.papers.common.html import reproduction_html
+from esmo.papers.common.job_log import job_log
+from esmo.papers.common.reproduction import load_paper_values, reproduction_table
+from esmo.papers.thesis.reproduction import (
+    LABEL,
     e1_claims,
     es_configuration_values,
     hpo_claims,
     hpo_values,
     judge_claims,
     judge_numbers,
-    load_thesis_values,
-    reproduction_table,
     solver_values,
     summary_line,
     table_5_2_values,
-    to_report_html,
     wilcoxon_values,
 )
-from esmo.analysis.scoring import selected_configuration, selected_configurations
-from esmo.analysis.solver_comparison import ordering_claims
-from esmo.experiments.job_log import job_log
+from esmo.papers.thesis.scoring import selected_configuration, selected_configurations
+from esmo.papers.thesis.solver_comparison import ordering_claims
 
 
 def beta_key(beta: float) -> str:
@@ -32,7 +32,7 @@ def beta_key(beta: float) -> str:
 
 with job_log(snakemake.log[0], "reproduction table"):
     inp = snakemake.input
-    thesis = load_thesis_values(inp.thesis)
+    thesis = load_paper_values(inp.thesis)
     ours: dict[str, float] = {}
 
     rbf = selected_configurations(pd.read_csv(inp.e1_selection), "rbf", "accuracy")
@@ -61,7 +61,8 @@ with job_log(snakemake.log[0], "reproduction table"):
     if unmatched:
         logging.info("no thesis value for %d keys: %s", len(unmatched), unmatched)
     explanations = pd.read_csv(inp.explanations)
-    table = reproduction_table(thesis, {k: v for k, v in ours.items() if k not in unmatched})
+    matched = {k: v for k, v in ours.items() if k not in unmatched}
+    table = reproduction_table(thesis, matched, label=LABEL, source=inp.thesis)
     numbers = judge_numbers(table, explanations)
     claims = pd.concat(
         [
@@ -75,5 +76,5 @@ with job_log(snakemake.log[0], "reproduction table"):
     numbers.to_csv(snakemake.output.table, index=False)
     claims.to_csv(snakemake.output.claims, index=False)
     summary = summary_line(numbers, claims)
-    Path(snakemake.output.html).write_text(to_report_html(numbers, claims, summary))
+    Path(snakemake.output.html).write_text(reproduction_html(numbers, claims, summary))
     logging.info("%s", summary)

@@ -2,7 +2,7 @@
 
 import logging
 
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
 from esmo.tuning.sampling import sample_es_configs, sample_svm_configs
 
 with job_log(snakemake.log[0], "sampling"):

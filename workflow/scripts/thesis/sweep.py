@@ -11,9 +11,9 @@ import time
 
 import pandas as pd
 
-from esmo.data.splits import load_fold
-from esmo.experiments.job_log import job_log
-from esmo.experiments.sweep_jobs import config_chunk, sweep_chunk_tables
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.splits import load_fold
+from esmo.papers.thesis.sweep_jobs import config_chunk, sweep_chunk_tables
 
 with job_log(snakemake.log[0], "sweep"):
     wc = snakemake.wildcards

@@ -9,9 +9,10 @@ matplotlib.use("Agg")
 
 import pandas as pd
 
-from esmo.analysis import plotting
-from esmo.analysis.scoring import selected_configurations
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.figures import save_figure
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis import figures as plotting
+from esmo.papers.thesis.scoring import selected_configurations
 
 with job_log(snakemake.log[0], "figure"):
     p = snakemake.params
@@ -53,4 +54,4 @@ with job_log(snakemake.log[0], "figure"):
         )
     else:
         raise ValueError(f"unknown figure kind {p.kind!r}")
-    plotting.save_figure(fig, *snakemake.output)
+    save_figure(fig, *snakemake.output)

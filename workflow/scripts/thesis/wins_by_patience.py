@@ -4,8 +4,8 @@ import logging
 
 import pandas as pd
 
-from esmo.analysis.scoring import wins_by_effective_patience
-from esmo.experiments.job_log import job_log
+from esmo.papers.common.job_log import job_log
+from esmo.papers.thesis.scoring import wins_by_effective_patience
 
 with job_log(snakemake.log[0], "wins by patience"):
     inp = snakemake.input

@@ -1,0 +1,179 @@
+"""The MDL paper's tables and figures: table 2, the many-split comparison, E1, figs 1-3.
+
+Inputs are the tables of :mod:`esmo.papers.mdl.comparison` (``grid``, ``selection``
+and ``cost`` per split, the E1 comparison per fold); every number shown is
+computed here from them.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from esmo.papers.common.statistics import wilcoxon_paired
+from esmo.papers.common.tables import require_columns
+
+#: Table 2's metrics, in the paper's column order.
+METRICS = ["accuracy", "recall", "f1", "precision"]
+
+#: The paper's C values of fig 3.
+FIG3_CS = (1.0, 10.0, 100.0, 1000.0)
+
+
+def table_2(selection: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFrame:
+    """Our CV and MDL rows of one split beside the paper's (``paper``: key/value rows ``table_2.{method}.{metric}``)."""
+    require_columns(selection, ["method", *METRICS], "selection")
+    values = dict(zip(paper["key"], paper["value"], strict=True))
+    rows = []
+    for method in ("cv", "mdl"):
+        ours = selection[selection["method"] == method].iloc[0]
+        rows.append({"source": "paper", "method": method} | {
+            m: values[f"table_2.{method}.{m}"] for m in METRICS
+        })  # fmt: skip
+        rows.append({"source": "ours", "method": method} | {m: float(ours[m]) for m in METRICS})
+    return pd.DataFrame(rows)
+
+
+def cost_comparison(cost: pd.DataFrame) -> pd.DataFrame:
+    """The cost rows with CV's multiple of MDL's (fits, SMO iterations, seconds)."""
+    require_columns(cost, ["method", "n_fits", "n_iter", "seconds"], "cost")
+    by = cost.set_index("method")
+    ratio = {"method": "cv / mdl"} | {
+        key: float(by.loc["cv", key] / by.loc["mdl", key])
+        for key in ("n_fits", "n_iter", "fit_seconds", "seconds")
+    }
+    return pd.concat([cost, pd.DataFrame([ratio])], ignore_index=True)
+
+
+def split_summary(selections: pd.DataFrame) -> pd.DataFrame:
+    """Mean and std (ddof=1) of every metric per method over splits (``seed`` column)."""
+    require_columns(selections, ["seed", "method", *METRICS], "selections")
+    extra = ["gamma_interior", "C_interior", "test_rank", "gap_to_best", "n_support"]
+    grouped = selections.groupby("method", sort=False)
+    out = grouped[METRICS + extra].agg(["mean", "std"])
+    out.columns = [f"{col}_{stat}" for col, stat in out.columns]
+    out.insert(0, "n_splits", grouped["seed"].nunique())
+    return out.reset_index()
+
+
+def paired_comparison(
+    selections: pd.DataFrame, a: str = "mdl", b: str = "cv", metrics: list[str] = METRICS
+) -> pd.DataFrame:
+    """Per metric, ``a`` against ``b`` over the paired splits: mean difference, wins, Wilcoxon."""
+    require_columns(selections, ["seed", "method", *metrics], "selections")
+    wide = selections.pivot(index="seed", columns="method", values=metrics)
+    rows = []
+    for metric in metrics:
+        result = wilcoxon_paired(wide[(metric, a)], wide[(metric, b)])
+        rows.append({"metric": metric, "a": a, "b": b} | result)
+    return pd.DataFrame(rows)
+
+
+def e1_summary(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per dataset and method: mean and std of test accuracy, mean iterations, seconds and n_train."""
+    require_columns(runs, ["dataset", "fold", "method", "test_accuracy", "n_iter"], "runs")
+    grouped = runs.groupby(["dataset", "method"], sort=False)
+    return grouped.agg(
+        n_folds=("fold", "nunique"),
+        test_accuracy_mean=("test_accuracy", "mean"),
+        test_accuracy_std=("test_accuracy", "std"),
+        n_iter_mean=("n_iter", "mean"),
+        seconds_mean=("seconds", "mean"),
+        n_train=("n_train", "mean"),
+    ).reset_index()
+
+
+def e1_comparison_table(runs: pd.DataFrame, baseline: str = "rs_validation") -> pd.DataFrame:
+    """Each MDL reading against random search over every (dataset, fold): accuracy and cost."""
+    require_columns(runs, ["dataset", "fold", "method", "test_accuracy", "n_iter"], "runs")
+    runs = runs.assign(pair=runs["dataset"] + "/" + runs["fold"].astype(str))
+    acc = runs.pivot(index="pair", columns="method", values="test_accuracy")
+    iters = runs.pivot(index="pair", columns="method", values="n_iter")
+    rows = []
+    for method in [m for m in runs["method"].unique() if m != baseline]:
+        both = acc[[method, baseline]].dropna()
+        result = wilcoxon_paired(both[method], both[baseline])
+        rows.append(
+            {"method": method, "baseline": baseline}
+            | result
+            | {"n_iter_ratio": float(iters[method].sum() / iters[baseline].sum())}
+        )
+    return pd.DataFrame(rows)
+
+
+def _heatmap(grid: pd.DataFrame, value: str, label: str, selection: pd.DataFrame) -> Figure:
+    table = grid.pivot(index="C", columns="gamma", values=value)
+    fig, ax = plt.subplots(figsize=(6.0, 4.6))
+    data = np.ma.masked_invalid(table.to_numpy(dtype=float))
+    mesh = ax.pcolormesh(table.columns, table.index, data, shading="nearest", cmap="viridis")
+    fig.colorbar(mesh, ax=ax, label=label)
+    ax.set(xscale="log", yscale="log", xlabel="gamma", ylabel="C")
+    _mark_choices(ax, selection, xy=True)
+    ax.legend(loc="upper right", fontsize="small")
+    return fig
+
+
+def _mark_choices(ax, selection: pd.DataFrame, *, xy: bool, y_value: str = "") -> None:
+    markers = {"mdl": ("*", "red", "MDL choice"), "cv": ("X", "white", "4-fold CV choice")}
+    for method, (marker, color, label) in markers.items():
+        row = selection[selection["method"] == method]
+        if row.empty:
+            continue
+        row = row.iloc[0]
+        y = row["C"] if xy else row[y_value]
+        ax.scatter(
+            row["gamma"],
+            y,
+            marker=marker,
+            s=160,
+            c=color,
+            edgecolors="black",
+            label=label,
+            zorder=5,
+        )
+
+
+def figure_1(grid: pd.DataFrame, selection: pd.DataFrame) -> Figure:
+    """Fig 1: mean 4-fold CV accuracy over (gamma, C)."""
+    fig = _heatmap(grid, "cv_accuracy", "mean CV accuracy", selection)
+    fig.axes[0].set_title("Fig 1: cross-validation accuracy")
+    return fig
+
+
+def figure_2(grid: pd.DataFrame, selection: pd.DataFrame) -> Figure:
+    """Fig 2: description length (bits) over (gamma, C); infinite DL left blank."""
+    fig = _heatmap(grid, "dl", "description length (bits)", selection)
+    fig.axes[0].set_title("Fig 2: description length")
+    return fig
+
+
+def figure_3(grid: pd.DataFrame, selection: pd.DataFrame) -> Figure:
+    """Fig 3: test accuracy against gamma for the grid C nearest 1, 10, 100, 1000; and against DL."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11.0, 4.2))
+    Cs = np.unique(grid["C"])
+    for target in FIG3_CS:
+        c = Cs[np.argmin(np.abs(np.log(Cs) - np.log(target)))]
+        part = grid[grid["C"] == c].sort_values("gamma")
+        left.plot(part["gamma"], part["test_accuracy"], marker=".", label=f"C = {c:.3g}")
+    _mark_choices(left, selection, xy=False, y_value="accuracy")
+    left.set(xscale="log", xlabel="gamma", ylabel="test accuracy", title="Fig 3: accuracy vs gamma")
+    left.legend(fontsize="small")
+    finite = grid[np.isfinite(grid["dl"])]
+    right.scatter(finite["dl"], finite["test_accuracy"], s=6, alpha=0.4, c="grey")
+    for method, marker, color in (("mdl", "*", "red"), ("cv", "X", "white")):
+        row = selection[selection["method"] == method]
+        if not row.empty:
+            k = (grid["C"] == row["C"].iloc[0]) & (grid["gamma"] == row["gamma"].iloc[0])
+            right.scatter(
+                grid.loc[k, "dl"], grid.loc[k, "test_accuracy"], marker=marker, s=160, c=color,
+                edgecolors="black", label=method.upper(), zorder=5,
+            )  # fmt: skip
+    right.set(xlabel="description length (bits)", ylabel="test accuracy", title="accuracy vs DL")
+    right.legend(fontsize="small")
+    fig.tight_layout()
+    return fig
+
+
+FIGURES = {"fig1": figure_1, "fig2": figure_2, "fig3": figure_3}

@@ -1,1 +1,0 @@
-"""Model selection without held-out data: the MDL search and the grid fits it shares with CV."""

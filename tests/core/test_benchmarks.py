@@ -1,0 +1,28 @@
+"""The benchmark scripts keep running: a broken import or signature there goes unnoticed otherwise.
+
+``bench_pegasos.py --quick`` also checks, on every run, that numba's kernel Pegasos
+ends with the same alphas as a plain NumPy loop over the same drawn indices.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_pegasos_benchmark_runs_and_numba_equals_the_numpy_loop():
+    out = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "bench_pegasos.py"), "--quick"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    lines = out.stdout.splitlines()
+    assert lines[0].split()[:3] == ["m", "T", "violations"]
+    m, T, violations = (int(v) for v in lines[1].split()[:3])
+    assert (m, T) == (1000, 20_000) and 0 < violations <= T
+    assert lines[-1].startswith("sweep of 100 configurations / plain run:")

@@ -1,0 +1,91 @@
+"""esmo takes LIBSVM's path: the pinned iteration counts of ``tests/core/data/libsvm_iterations.csv``.
+
+The table holds ``SVC(shrinking=False)``'s iteration counts on the offline LIBSVM
+datasets over a spread of configurations (both kernels, C from 2^-5 to 2^15, gamma
+from 2^-15 to 256, tol from 2^-8 to 0.5); ``tests/core/data/make_libsvm_iterations.py``
+regenerates it and documents which configurations are kept out, and why. Every row
+must match exactly: one iteration more or less means esmo left LIBSVM's path.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from esmo import SMOClassifier
+
+_SCRIPT = Path(__file__).resolve().parent / "data" / "make_libsvm_iterations.py"
+_spec = importlib.util.spec_from_file_location("make_libsvm_iterations", _SCRIPT)
+table = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(table)
+
+ROWS = table.read_table()
+
+
+def _row_id(row: dict) -> str:
+    gamma = "" if row["gamma"] is None else f"-g{row['gamma']:g}"
+    return f"{row['dataset']}-{row['kernel']}-C{row['C']:g}{gamma}-tol{row['tol']:g}"
+
+
+@functools.cache
+def _load(mirror: Path, name: str) -> tuple[np.ndarray, np.ndarray]:
+    return table.load_scaled(mirror, name)
+
+
+def _params(row: dict) -> dict:
+    return {key: row[key] for key in ("kernel", "C", "gamma", "tol")}
+
+
+def test_table_spans_kernels_datasets_and_parameter_ranges():
+    assert 40 <= len(ROWS) <= 80
+    keys = [tuple(_params(row).values()) + (row["dataset"],) for row in ROWS]
+    assert len(set(keys)) == len(keys), "no configuration twice"
+    assert {row["dataset"] for row in ROWS} == set(table.N_FEATURES)
+    for kernel in ("rbf", "linear"):
+        rows = [row for row in ROWS if row["kernel"] == kernel]
+        assert len({row["dataset"] for row in rows}) == 8, kernel
+        assert min(row["tol"] for row in rows) <= 2**-8 and max(row["tol"] for row in rows) >= 0.5
+    rbf = [row for row in ROWS if row["kernel"] == "rbf"]
+    assert min(row["C"] for row in rbf) <= 2**-5 and max(row["C"] for row in rbf) >= 2**15
+    assert min(row["gamma"] for row in rbf) <= 2**-15 and max(row["gamma"] for row in rbf) >= 256
+    assert all(row["gamma"] is None for row in ROWS if row["kernel"] == "linear")
+    assert max(row["n_iter"] for row in ROWS) > 20_000 and min(row["n_iter"] for row in ROWS) < 100
+
+
+@pytest.mark.parametrize("row", ROWS, ids=_row_id)
+def test_iterations_equal_libsvm_exactly(libsvm_mirror, row):
+    X, y = _load(libsvm_mirror, row["dataset"])
+    clf = table.esmo_fit(X, y, **_params(row))
+    assert isinstance(clf, SMOClassifier) and not clf.max_iter_reached_
+    assert clf.n_iter_ == row["n_iter"]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=_row_id)
+def test_decision_values_and_support_vectors_equal_libsvm(libsvm_mirror, row):
+    """Same path, same model: the same support vectors, decision values and predictions."""
+    X, y = _load(libsvm_mirror, row["dataset"])
+    svc = table.libsvm(X, y, **_params(row))
+    # LIBSVM itself still takes the pinned path on this machine (else regenerate the table)
+    assert svc.n_iter_[0] == row["n_iter"]
+    clf = table.esmo_fit(X, y, **_params(row))
+    np.testing.assert_array_equal(np.sort(clf.support_), np.sort(svc.support_))
+    # rounding grows with sum |a_i y_i| (up to n C): 1e-12 of it is ~50x what the rows show
+    atol = 1e-12 * (1.0 + np.abs(svc.dual_coef_).sum())
+    f_ref = svc.decision_function(X)
+    np.testing.assert_allclose(clf.decision_function(X), f_ref, rtol=0, atol=atol)
+    np.testing.assert_array_equal(clf.predict(X), svc.predict(X))
+
+
+@pytest.mark.parametrize(
+    "config", table.BLAS_SENSITIVE, ids=lambda c: f"{c[0]}-{c[1]}-C{c[2]:g}-tol{c[4]:g}"
+)
+def test_iterations_equal_libsvm_where_the_blas_build_decides(libsvm_mirror, config):
+    """Where the count depends on the BLAS build, esmo must still take LIBSVM's, measured live."""
+    name, kernel, C, gamma, tol = config
+    X, y = _load(libsvm_mirror, name)
+    params = {"kernel": kernel, "C": C, "gamma": gamma, "tol": tol}
+    assert table.esmo_fit(X, y, **params).n_iter_ == table.libsvm(X, y, **params).n_iter_[0]

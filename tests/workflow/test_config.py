@@ -1,0 +1,147 @@
+"""config/schema.yaml: defaults, the shipped configs, and clear rejection of bad values."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import validate
+
+REPO = Path(__file__).resolve().parents[2]
+SCHEMA = str(REPO / "config" / "schema.yaml")
+
+
+def _load(name: str) -> dict:
+    return yaml.safe_load((REPO / "config" / name).read_text())
+
+
+def _merged(base: dict, override: dict) -> dict:
+    """``override`` merged into ``base`` key by key, as Snakemake merges config files."""
+    out = copy.deepcopy(base)
+    for key, value in override.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = _merged(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _validated(config: dict) -> dict:
+    config = copy.deepcopy(config)
+    validate(config, SCHEMA)
+    return config
+
+
+def test_defaults_are_the_shipped_full_config():
+    """An empty config validates to exactly config/config.yaml: every key has a default."""
+    assert _validated({}) == _load("config.yaml")
+
+
+def test_schema_documents_and_bounds_every_key():
+    schema = yaml.safe_load(Path(SCHEMA).read_text())
+    defs = schema["$defs"]
+
+    def walk(node, path):
+        if "$ref" in node:
+            node = {**defs[node["$ref"].rsplit("/", 1)[1]], **node}
+        assert "default" in node, f"{path} has no default"
+        if node.get("type") == "object":
+            assert node.get("additionalProperties") is False, f"{path} accepts unknown keys"
+            for key, sub in node["properties"].items():
+                walk(sub, f"{path}.{key}")
+        elif node.get("type") in ("integer", "number"):
+            assert "maximum" in node and ("minimum" in node or "exclusiveMinimum" in node), path
+
+    for key, sub in schema["properties"].items():
+        assert "description" in sub, f"{key} is undocumented"
+        walk(sub, key)
+
+
+def test_shared_sections_and_one_section_per_paper():
+    """datasets and solver are shared; every paper's keys are under its own section."""
+    config = _load("config.yaml")
+    assert list(config) == ["datasets", "solver", "thesis", "mdl", "nsvm", "ensembles", "gradient"]
+    assert list(config["thesis"]) == [
+        "datasets",
+        "synthetic",
+        "splits",
+        "search_space",
+        "sampling",
+        "early_stopping_rule",
+        "sweeps",
+        "scoring",
+        "hpo",
+        "appendix_a",
+        "illustrations",
+    ]
+
+
+def test_reduced_config_merges_into_a_valid_config():
+    config = _validated(_merged(_load("config.yaml"), _load("test.yaml")))
+    thesis = config["thesis"]
+    assert thesis["splits"] == {"n_folds": 5, "runs": 2, "seed": 0}
+    assert thesis["datasets"]["e1"] == ["fourclass", "breast-cancer", "diabetes"]
+    assert thesis["hpo"] == {
+        "n_configs": 4,
+        "seed": 4,
+        "methods": ["RS", "RS+ES", "SH", "SH+ES", "RS+ES fresh", "SH+ES fresh"],
+    }
+    assert thesis["early_stopping_rule"] == "published"
+
+
+@pytest.mark.parametrize(
+    ("patch", "message"),
+    [
+        ({"datasets": {"normalise": "global"}}, "'global' is not one of"),
+        ({"datasets": {"retries": 0}}, "less than the minimum of 1"),
+        ({"datasets": {"mirror": ""}}, "should be non-empty"),
+        ({"datasets": {"base_url": "www.example.org"}}, "does not match"),
+        ({"datasets": {"mirrors": "x"}}, "'mirrors' was unexpected"),
+        ({"thesis": {"datasets": {"e1": ["iris"]}}}, "'iris' is not one of"),
+        ({"thesis": {"splits": {"n_folds": 2}}}, "less than the minimum of 3"),
+        ({"thesis": {"synthetic": {"dimensions": [2, 2]}}}, "non-unique"),
+        ({"thesis": {"sampling": {"n_svm_configs": "400"}}}, "'400' is not of type 'integer'"),
+        ({"thesis": {"search_space": {"rbf": {"log2_C": [1]}}}}, "too short"),
+        ({"thesis": {"hpo": {"n_configs": 1}}}, "less than the minimum of 2"),
+        ({"thesis": {"e3": {"n_configs": 4}}}, "'e3' was unexpected"),
+        ({"experiments": {"e1": ["a1a"]}}, "'experiments' was unexpected"),
+        ({"solver": {"max_iter": 0}}, "less than the minimum of 1"),
+    ],
+)
+def test_bad_values_are_rejected_with_a_clear_message(patch, message):
+    with pytest.raises(WorkflowError, match=message):
+        _validated(_merged(_load("config.yaml"), patch))
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ({"thesis": {"splits": {"runs": 6}}}, "thesis.splits.runs = 6 exceeds thesis.splits"),
+        ({"thesis": {"search_space": {"linear": {"log2_C": [5, -3]}}}}, "has low > high"),
+        (
+            {"thesis": {"scoring": {"high_complexity": ["a1a", "w1a"]}}},
+            "thesis.scoring.high_complexity names ['w1a']",
+        ),
+        ({"datasets": {"normalise": "global"}}, "'global' is not one of"),
+    ],
+)
+def test_workflow_rejects_bad_config_before_running(tmp_path, override, message):
+    """The checks the schema cannot express run when the Snakefile loads.
+
+    The override goes through a configfile: ``--config`` parses nested values
+    with YAML's BaseLoader, so numbers inside a nested mapping arrive as strings.
+    """
+    configfile = tmp_path / "override.yaml"
+    configfile.write_text(yaml.safe_dump(override))
+    result = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--cores", "1", "--snakefile",
+         str(REPO / "Snakefile"), "--directory", str(tmp_path), "--configfile", str(configfile)],
+        capture_output=True, text=True, cwd=REPO, check=False,
+    )  # fmt: skip
+    assert result.returncode != 0
+    assert message in result.stdout + result.stderr
