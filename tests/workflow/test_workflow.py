@@ -798,10 +798,25 @@ def test_reduced_run_produces_the_ensembles_products(reduced_run):
     assert {"structured_accuracy_mean", "subbagging_accuracy_mean"} <= set(fig1.columns)
     variants = pd.read_csv(out / "variants.csv")
     assert set(variants["search"]) == {"exhaustive", "early_stopped", "halving"}
+    # every cell this run computed and the paper reports stands beside the paper's number,
+    # and no other: the paper's table 1 has N = 200 but not N = 100, tp 0.05 and 0.1
+    paper = pd.read_csv(REPO / "workflow" / "data" / "ensembles" / "paper_values.csv")
+    paper_keys = set(paper["key"])
+    cells = {
+        f"table1.{row.dataset}.{row.method}."
+        + (f"tp{row.train_proportion:g}" if row.method == "ensemble" else f"n{row.n_train}")
+        for row in table.itertuples(index=False)
+    }
     beside = pd.read_csv(out / "table1_beside_paper.csv")
-    assert beside["paper_accuracy"].notna().any()
-    reproduction = pd.read_csv(out / "reproduction.csv")
-    assert reproduction["ours"].notna().any()
+    assert len(beside) == len(table) and beside["our_accuracy"].notna().all()
+    reported = [f"{cell}.accuracy_mean" in paper_keys for cell in sorted(cells)]
+    assert beside["paper_accuracy"].notna().sum() == sum(reported) >= 4
+    reproduction = pd.read_csv(out / "reproduction.csv").set_index("key")
+    measured = {
+        f"{cell}.{field}" for cell in cells for field in ("accuracy_mean", "time_s")
+    } & paper_keys
+    assert reproduction["ours"].notna()[sorted(measured)].all()
+    assert set(reproduction.index[reproduction["ours"].notna()]) >= measured
 
 
 def test_ensembles_cells_do_not_depend_on_cores(reduced_run, tmp_path):
