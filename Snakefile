@@ -1,11 +1,11 @@
-"""esmo: early stopping inside SMO for SVM hyperparameter tuning.
+"""esmo: budget-aware SVM training and tuning, and the reproduction of five papers.
 
-Reproduces the experiments of five papers, each with a named target: the 2025
-MSc thesis (``thesis``), MDL model selection (``mdl``), neural SVMs and kernel
-Pegasos (``nsvm``) and SVM ensembles on a budget (``ensembles``); the thesis
-protocol is docs/protocol.md, the other papers' choices are decided in the
-protocol notes they cite, and the layout and data contracts are in
-docs/architecture.md. Run with
+Each paper has a named target: the 2025 MSc thesis on early stopping inside SMO
+(``thesis``), MDL model selection without validation data (``mdl``), neural SVMs
+and kernel Pegasos (``nsvm``), SVM ensembles on a budget (``ensembles``) and
+gradient-based tuning of C, gamma and ARD weights (``gradient``); ``all`` runs
+them all. Each paper's protocol is docs/<paper>-protocol.md; the layout and the
+data contracts are in docs/architecture.md. Run with
 `snakemake --profile profiles/default`.
 """
 
@@ -35,7 +35,7 @@ include: "workflow/rules/gradient/paper.smk"
 
 
 rule all:
-    """Every paper's reproduction (the rules thesis, mdl, nsvm and ensembles)."""
+    """Every paper's reproduction (the rules thesis, mdl, nsvm, ensembles and gradient)."""
     default_target: True
     input:
         paper_products(),

@@ -4,7 +4,7 @@
 line by line: a check after the updates 1, r + 1, 2r + 1, ...; ``obj_max``
 starts at -inf (+inf for a metric that improves downwards); a patience counter
 starts at p, drops at each check without improvement and stops the fit when it
-reaches 0. ``text`` follows the thesis's algorithm 1 as docs/protocol.md section
+reaches 0. ``text`` follows the thesis's algorithm 1 as docs/thesis-protocol.md section
 5 reads it: checks at r, 2r, ...; the best starts at 0 (+inf); ``q < 0`` stops.
 """
 

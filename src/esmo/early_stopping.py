@@ -18,14 +18,14 @@ import numpy as np
 #: The objectives a configuration can read; a metric's code is its index. Accuracy, hinge
 #: and the gradient-tuning paper's sigmoid-smoothed error and F-measure are read on the
 #: validation data; ``mdl_logistic``, the logistic description length of the MDL paper
-#: (../shared/notes/mdl-protocol.md section 7), on the training data alone, from the
+#: (docs/mdl-protocol.md section 7), on the training data alone, from the
 #: gradient the solver keeps: no validation data, no kernel values.
 METRICS: tuple[str, ...] = ("accuracy", "hinge", "mdl_logistic", "smoothed_error", "f_measure")
 _CODES = {name: code for code, name in enumerate(METRICS)}
 #: The built-in metric that needs no validation data.
 TRAINING_METRICS: frozenset[str] = frozenset({"mdl_logistic"})
 
-#: The two readings of the thesis's stopping rule (docs/protocol.md section 5); a rule's
+#: The two readings of the thesis's stopping rule (docs/thesis-protocol.md section 5); a rule's
 #: code is its index. ``published``, the thesis author's code (GitHub idekker1/SMO_ES,
 #: ``SMO_ES.fit``) and scikit-learn's ``n_iter_no_change``: checks after iterations 1,
 #: r + 1, 2r + 1, ..., the first check sets the baseline, and the run stops at the

@@ -1,6 +1,6 @@
 """The gradient-tuning paper's smoothed validation error and F-measure as stopping objectives.
 
-Oracle: the direct method's formulas (gradient-hpo-protocol.md section 2) on fresh
+Oracle: the direct method's formulas (docs/gradient-protocol.md section 2) on fresh
 float64 decision values of the model cut at each check, and the stopping rule
 replayed on them.
 """

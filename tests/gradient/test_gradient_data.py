@@ -16,7 +16,7 @@ from esmo.papers.gradient import data as gradient
 
 needs_mirror = pytest.mark.usefixtures("libsvm_mirror")
 
-# Oracles: the protocol note's sec 3 (Adult 32,561 x 123 with 7,841 >50K, as the
+# Oracles: docs/gradient-protocol.md sec 3 (Adult 32,561 x 123 with 7,841 >50K, as the
 # UCI adult.data; Splice 3,175 x 60, 1,648 positive; Bank 45,211 rows, 5,289 "yes",
 # 7 numeric + 44 categories; Magic04 19,020 x 10, 6,688 h; w1a 2,477 + 47,272 rows).
 NOTE = {

@@ -104,7 +104,8 @@ def test_nsvm_target_plans_the_default_scale(tmp_path):
     assert nsvm["nsvm_early_stopping"] == 1 and nsvm["nsvm_retrain"] == 1
     assert nsvm["nsvm_mnist"] == 1
     assert nsvm["nsvm_e1_fold"] == 6 * 5 and nsvm["nsvm_e1_summary"] == 1  # E1's datasets x runs
-    assert "nsvm_tune_lr" not in nsvm  # the stored learning rates (the note's default scale)
+    # the stored learning rates (the default scale of docs/nsvm-protocol.md)
+    assert "nsvm_tune_lr" not in nsvm
     paper = planned_jobs(
         tmp_path, "nsvm", "--configfile", str(REPO / "config/nsvm-paper-scale.yaml")
     )
@@ -505,7 +506,7 @@ def test_reduced_run_produces_the_nsvm_tables(reduced_run):
     paper = pd.read_csv(REPO / "workflow" / "data" / "nsvm" / "paper_values.csv")
     assert reproduction["key"].tolist() == paper["key"].tolist()
     assert reproduction["ours"].notna().all() and reproduction["paper"].notna().all()
-    # the note's learning-rate choice (on in test.yaml): per dataset and algorithm the first
+    # the protocol's learning-rate choice (docs/nsvm-protocol.md) (on in test.yaml): per dataset and algorithm the first
     # best tuning accuracy over the ascending grid, and every run trains with it
     for dataset in ("ringnorm", "mnist"):
         tuning = pd.read_csv(results / "lr_tuning" / f"{dataset}.csv")
@@ -849,7 +850,7 @@ def test_offline_uci_download_fails_naming_the_mirror_option(tmp_path):
 
 
 def test_reduced_run_produces_the_gradient_products(reduced_run):
-    """Tables 1-3, the F experiment, fig 1, the claims and the reproduction (note sec 5 "CI")."""
+    """Tables 1-3, the F experiment, fig 1, the claims and the reproduction (docs/gradient-protocol.md sec 5 "CI")."""
     workdir, _ = reduced_run
     out = workdir / "results" / "gradient"
     cfg = yaml.safe_load((REPO / "config" / "test.yaml").read_text())["gradient"]

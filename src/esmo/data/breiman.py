@@ -14,7 +14,7 @@ Every repetition draws fresh training and test sets from its own generator.
 
 The NSVM paper's Ringnorm is the other one in use, Delve's and KEEL's 7,400 x 20
 files (:func:`ringnorm_delve`): the shift is ``a = 2 / sqrt(d)`` and N(0, 4 I)
-is labelled -1 (nsvm-protocol.md); Bayes accuracy about 98.8 % at d = 20.
+is labelled -1 (docs/nsvm-protocol.md); Bayes accuracy about 98.8 % at d = 20.
 """
 
 from __future__ import annotations

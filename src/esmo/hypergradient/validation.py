@@ -1,6 +1,6 @@
 """Smoothed validation functions of the confusion counts, and their derivatives in the outputs.
 
-Keerthi, Sindhwani and Chapelle (2006), section 4 (../shared/notes/gradient-hpo-protocol.md,
+Keerthi, Sindhwani and Chapelle (2006), section 4 (docs/gradient-protocol.md,
 section 2): each correct/incorrect count ``u_l = 1[y_l (o_l - theta_0) > 0]``
 becomes the sigmoid ``s_l = 1 / (1 + exp(-theta_1 y_l (o_l - theta_0)))``, and
 ``tp`` (sum of ``s`` over positives) and ``fp`` (sum of ``1 - s`` over

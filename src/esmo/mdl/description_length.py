@@ -4,7 +4,7 @@
 ``N_M`` parameters (its support vectors) at ``1/2 log2 N`` bits each, the
 second the ``N`` training points given the model. The paper writes the data
 part as a Gaussian code, ``1/2 · N · log2(2 pi e sigma^2)``, without saying
-what ``sigma^2`` is; the project's mdl protocol note decides it is the population variance of the training decision values
+what ``sigma^2`` is; docs/mdl-protocol.md decides it is the population variance of the training decision values
 (:data:`DEFAULT_SIGMA2`, reading (a)) and keeps the other readings as
 ablations. Every reading is a function of the decision values ``f(x_i)`` on
 the training points, the labels and ``N_M`` only (reading (c) of one number
@@ -24,7 +24,7 @@ import math
 import numpy as np
 from scipy.special import gammaln
 
-#: The sigma^2 readings of the protocol note (section 2): name -> what it is.
+#: The sigma^2 readings of docs/mdl-protocol.md (section 2): name -> what it is.
 SIGMA2_READINGS: dict[str, str] = {
     "decision_var": "(a) population variance of the training decision values f_i",
     "within_class_var": "(b) pooled within-class variance of f_i",
@@ -85,7 +85,7 @@ def data_bits(
     sigma2: str = DEFAULT_SIGMA2,
     feature_space_variance: float | None = None,
 ) -> float:
-    """``L(D|M)`` in bits under one reading of the note (see :data:`SIGMA2_READINGS`)."""
+    """``L(D|M)`` in bits under one reading of the protocol (see :data:`SIGMA2_READINGS`)."""
     f = np.asarray(decision_values, dtype=np.float64)
     if f.ndim != 1 or f.size < 2:
         raise ValueError(f"decision_values must be 1-D with at least 2 points, got shape {f.shape}")

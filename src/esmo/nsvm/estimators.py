@@ -5,7 +5,7 @@ stored or support embeddings ``z_j`` with coefficients ``c_j = alpha_j y_j``,
 and the feature map ``F`` (the user's network, optionally normalised). ``g(x) >= 0``
 predicts ``classes_[1]``. The choices the paper leaves open (optimiser, its
 settings, clipping, dropout handling, sampling) follow the project's protocol
-note ``nsvm-protocol.md``: SGD with momentum and weight decay, the global
+note ``docs/nsvm-protocol.md``: SGD with momentum and weight decay, the global
 gradient norm clipped at ``clip_norm``, dropout active only in the forward
 pass that is differentiated.
 
@@ -127,7 +127,7 @@ def _computed_by_part1(f_val: np.ndarray, y_val: np.ndarray) -> float:
     )
 
 
-#: NSVM-4's Part I objective (protocol note, sec 7): the kernel-target alignment of the
+#: NSVM-4's Part I objective (docs/nsvm-protocol.md sec 7): the kernel-target alignment of the
 #: validation rows under the current network, higher is better.
 PART1_OBJECTIVE = Metric("validation_alignment", _computed_by_part1, higher_is_better=True)
 

@@ -49,7 +49,7 @@ N_BUILT_IN = len(METRICS)
 PUBLISHED = RULES.index("published")
 
 #: The sigmoid's sharpness of the smoothed error and F-measure, t in theta_1 = t / sigma
-#: (the gradient-tuning paper's direct method; gradient-hpo-protocol.md section 2).
+#: (the gradient-tuning paper's direct method; docs/gradient-protocol.md section 2).
 SMOOTHING_T = 10.0
 
 

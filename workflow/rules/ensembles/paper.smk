@@ -1,8 +1,8 @@
 """SVM ensembles on a budget (Nevado et al., ICANN 2022): its rule files and named target.
 
-Protocol: ../shared/notes/ensembles-protocol.md; scripts in
-workflow/scripts/ensembles/, captions in workflow/report/ensembles/, paper
-numbers in workflow/data/ensembles/, config in the section ``ensembles``.
+Code: esmo.papers.ensembles (the method: esmo.ensembles); protocol:
+docs/ensembles-protocol.md; scripts, captions and the paper's numbers in the
+folders named ``ensembles`` under workflow/; config in the section ``ensembles``.
 """
 
 

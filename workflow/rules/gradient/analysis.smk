@@ -62,7 +62,7 @@ rule gradient_fig1:
 
 
 rule gradient_reproduction:
-    """The paper's surviving numbers beside ours, and the seven claims of the note's sec 6."""
+    """The paper's surviving numbers beside ours, and the seven claims of docs/gradient-protocol.md sec 6."""
     input:
         paper=workflow.source_path("../../data/gradient/paper_values.csv"),
         cells="results/gradient/cells.csv",

@@ -1,4 +1,4 @@
-"""Beyond the paper (note sec 7): early-stopped and warm-started inner solves in the gradient loop.
+"""Beyond the paper (docs/gradient-protocol.md sec 7): early-stopped and warm-started inner solves in the gradient loop.
 
 One job per draw (dataset, n_trg, seed) runs every inner-solve variant and the
 thesis's searches on that draw; on the agreement seeds another job measures the

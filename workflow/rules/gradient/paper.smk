@@ -1,10 +1,8 @@
 """Gradient-based tuning of SVM hyperparameters (Keerthi, Sindhwani, Chapelle, NIPS 2006).
 
-Protocol: ../shared/notes/gradient-hpo-protocol.md; the library is
-esmo.hypergradient, the data esmo.papers.gradient.data, the cells
-esmo.papers.gradient.cells, the tables esmo.papers.gradient.analysis; scripts in
-workflow/scripts/gradient/, captions in workflow/report/gradient/, paper
-numbers in workflow/data/gradient/, config in the section ``gradient``.
+Code: esmo.papers.gradient (the method: esmo.hypergradient); protocol:
+docs/gradient-protocol.md; scripts, captions and the paper's numbers in the
+folders named ``gradient`` under workflow/; config in the section ``gradient``.
 """
 
 

@@ -4,9 +4,9 @@ MDL selection against 4-fold CV on WDBC at the paper's split (table 2, figs
 1-3), over many splits (mean, std, paired Wilcoxon), on a widened grid, and on
 the thesis's E1 datasets against random search with validation, and the
 description length as a validation-free early-stopping rule inside SMO on the
-same folds (item 3(c)). Scripts are in
-workflow/scripts/mdl/, captions in workflow/report/mdl/, the paper's numbers in
-workflow/data/mdl/, the config in the section ``mdl``.
+same folds. Code: esmo.papers.mdl (the method: esmo.mdl); protocol:
+docs/mdl-protocol.md; scripts, captions and the paper's numbers in the folders
+named ``mdl`` under workflow/; config in the section ``mdl``.
 """
 
 

@@ -3,9 +3,10 @@
 Data (Ringnorm generated per seed, MNIST 0/1 fetched), the four NSVM algorithms
 at the paper's step counts over several seeds, two baselines, early stopping in
 place of the fixed counts (and the retrain at its stops), kernel Pegasos in the
-thesis's random search (e1.smk), the tables and the reproduction table. Scripts
-are in workflow/scripts/nsvm/, captions in workflow/report/nsvm/, config in
-``nsvm``.
+thesis's random search (e1.smk), the tables and the reproduction table. Code:
+esmo.papers.nsvm (the methods: esmo.nsvm, esmo.solver.pegasos); protocol:
+docs/nsvm-protocol.md; scripts, captions and the paper's numbers in the folders
+named ``nsvm`` under workflow/; config in the section ``nsvm``.
 """
 
 

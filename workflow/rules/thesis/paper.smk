@@ -1,8 +1,10 @@
 """The 2025 MSc thesis on early stopping inside SMO: its rule files and named targets.
 
 The rules of E1, E2, appendix B, E3, E4, appendix A, the illustrations and the
-reproduction table; their scripts are in workflow/scripts/thesis/, their report
-captions in workflow/report/thesis/ and their config in the section ``thesis``.
+reproduction table. Code: esmo.papers.thesis (the method: esmo.solver,
+esmo.tuning); protocol: docs/thesis-protocol.md; scripts, captions and the
+thesis's numbers in the folders named ``thesis`` under workflow/; config in the
+section ``thesis``.
 """
 
 

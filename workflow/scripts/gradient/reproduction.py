@@ -1,4 +1,4 @@
-"""The paper's surviving numbers beside ours, and the claims of the note's sec 6 with verdicts."""
+"""The paper's surviving numbers beside ours, and the claims of docs/gradient-protocol.md sec 6 with verdicts."""
 
 import json
 import logging

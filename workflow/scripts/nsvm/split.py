@@ -25,7 +25,7 @@ with job_log(snakemake.log[0], f"{dataset} split, seed {seed}"):
         if n_train is None or n_train > len(data["y"]):
             n_train = None
         if n_tune > 0.2 * (n_train or len(data["y"])):
-            # the offline subset: 200 of its 1,000 images tune (protocol note, section 3)
+            # the offline subset: 200 of its 1,000 images tune (docs/nsvm-protocol.md sec 3)
             n_tune = int(0.2 * (n_train or len(data["y"])))
             logging.warning("tuning split lowered to %d images (training pool too small)", n_tune)
         split = make_split(

@@ -3,7 +3,7 @@
 Input is the concatenation of the cells' rows (``esmo.papers.gradient.cells.ROW_COLUMNS``).
 Every entry is "mean (sd)" over seeds with the sample sd (ddof = 1), as the
 paper prints it; error rates in percent. The paper's numbers of tables 1-3 and
-fig 1 were lost in its text (``../shared/notes/gradient-hpo-protocol.md`` sec
+fig 1 were lost in its text (`docs/gradient-protocol.md` sec
 6), so the tables have its shape and our numbers, and the surviving numbers
 and the seven claims of sec 6 are checked in :func:`our_values` and :func:`claims`.
 """
@@ -277,7 +277,7 @@ def claims(
     fig1: Mapping[str, float] | None = None,
     restarts: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """The seven claims of note sec 6, each with the measure it is judged on and the verdict.
+    """The seven claims of docs/gradient-protocol.md sec 6, each with the measure it is judged on and the verdict.
 
     The rules (fixed before any run): (1) |mean paired Grad - Grid test error| <=
     its sd in every (dataset, n_trg); (2) Grad's mean nf <= 30 and Grid/Grad cpu

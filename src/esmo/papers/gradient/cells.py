@@ -3,7 +3,7 @@
 A cell is (dataset, n_trg, seed, method) on one seed's problem
 (:func:`esmo.papers.gradient.data.make_problem`: stratified draw, min-max on the
 training rows, the fixed 5-fold CV split shared by every method). Methods
-(``../shared/notes/gradient-hpo-protocol.md`` sec 2, 4, 5):
+(`docs/gradient-protocol.md` sec 2, 4, 5):
 
 - ``grid``: the 15 x 15 grid scored by the pooled 5-fold CV error (tables 1, 2, fig 1);
 - ``grad``: L-BFGS on the smoothed CV error from C = gamma = 1 (tables 1, 2, fig 1's path);
@@ -37,7 +37,7 @@ from esmo.hypergradient import GradientSearchCV, best_grid_cell, fit_svm, grid_s
 from esmo.hypergradient.objective import warm_up
 from esmo.papers.gradient.data import Problem, get_dataset, subsample_rows
 
-#: Table 3's methods (note sec 4): what each tunes besides gamma (and theta_0 in the top half).
+#: Table 3's methods (docs/gradient-protocol.md sec 4): what each tunes besides gamma (and theta_0 in the top half).
 WEIGHTED_METHODS: dict[int, dict[str, Any]] = {
     1: {"tune": ("C", "gamma")},
     2: {"tune": ("C", "gamma"), "fixed_ratio": True},
@@ -94,7 +94,7 @@ def method_names(restarts: int = 0) -> list[str]:
 
 
 def grid_axes(grid: Mapping[str, Mapping[str, float]]) -> tuple[np.ndarray, np.ndarray]:
-    """log2 C and log2 gamma values: ``linspace(start, stop, num)`` per axis (note sec 4)."""
+    """log2 C and log2 gamma values: ``linspace(start, stop, num)`` per axis (docs/gradient-protocol.md sec 4)."""
     axes = [
         np.linspace(grid[k]["start"], grid[k]["stop"], int(grid[k]["num"]))
         for k in ("log2_C", "log2_gamma")
@@ -106,7 +106,7 @@ def hard_measures(y: np.ndarray, pred: np.ndarray, negative_cost: float) -> dict
     """Error rate (%), F-measure of +1 and weighted error rate (%) of hard predictions.
 
     wer = (n_+ - tp + lambda fp) / (n_+ + lambda n_-) is the error with weight
-    1 on positives and lambda on negatives (note sec 2); F = 2tp / (n_+ + tp + fp) is F1.
+    1 on positives and lambda on negatives (docs/gradient-protocol.md sec 2); F = 2tp / (n_+ + tp + fp) is F1.
     """
     weights = np.where(np.asarray(y) == 1, 1.0, float(negative_cost))
     return {

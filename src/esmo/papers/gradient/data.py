@@ -1,7 +1,7 @@
 """The gradient-tuning paper's datasets, by role, and its per-seed training draw.
 
 Keerthi, Sindhwani and Chapelle (NIPS 2006) tune on Adult, Splice, IJCNN and
-Vehicle; ``../shared/notes/gradient-hpo-protocol.md`` sec 3 decides what plays
+Vehicle; `docs/gradient-protocol.md` sec 3 decides what plays
 each role here. Adult and Splice are LIBSVM training + test files pooled
 (digest-verified); the IJCNN role is Bank by default (UCI, one-hot), w1a +
 w1a.t without the UCI files, or the real ijcnn1 on a cluster; the Vehicle role
@@ -76,7 +76,7 @@ DATASETS: dict[str, GradientDataset] = {
             "Vehicle",
         ),
         # the thesis's E1 datasets (not the paper's): the inexact-solve study scores the
-        # gradient method beside the thesis's searches on them (note sec 7)
+        # gradient method beside the thesis's searches on them (docs/gradient-protocol.md sec 7)
         GradientDataset("australian", "libsvm", ("australian",), (690, 14), 307),
         GradientDataset("breast-cancer", "libsvm", ("breast-cancer",), (683, 10), 239),
         GradientDataset("diabetes", "libsvm", ("diabetes",), (768, 8), 500),
@@ -235,7 +235,7 @@ class Problem:
 def make_problem(
     dataset: str, X: np.ndarray, y: np.ndarray, n_trg: int, seed: int, n_folds: int = 5
 ) -> Problem:
-    """Draw, scale and fold one seed's problem (note sec 2 "Protocol", sec 4 "CV folds")."""
+    """Draw, scale and fold one seed's problem (docs/gradient-protocol.md sec 2 "Protocol", sec 4 "CV folds")."""
     train, test = draw_training(y, n_trg, seed)
     X_train, X_test = scale_minmax(X[train], X[test])
     return Problem(

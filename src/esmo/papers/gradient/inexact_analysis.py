@@ -1,4 +1,4 @@
-"""Tables and figure of the early-stopped inner solves (note section 7), from the runs' rows.
+"""Tables and figure of the early-stopped inner solves (docs/gradient-protocol.md sec 7), from the runs' rows.
 
 The rows come from :mod:`esmo.papers.gradient.inexact`: one per tuning
 run (variant) and draw, one per inexact gradient at a path point, and the

@@ -1,7 +1,7 @@
 """Issue 16(c): the MDL description length as a validation-free early-stopping rule in SMO.
 
 On one E1 dataset and run, over the thesis's sampled RBF configurations, each
-SVM is trained four ways (mdl-protocol.md section 7):
+SVM is trained four ways (docs/mdl-protocol.md section 7):
 
 - ``converged``: SMO to convergence on the training part (60 %);
 - ``accuracy_es``: stopped on validation accuracy by the thesis's selected rule

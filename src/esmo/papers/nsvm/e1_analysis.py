@@ -5,7 +5,7 @@ thesis's random-search aggregation (:mod:`esmo.papers.thesis.scoring`) once per
 solver, with kernel evaluations as the cost. Every search, SMO's and
 Pegasos's, with and without each early-stopping configuration, is scored with
 the thesis's ``S = beta acc + (1 - beta)(1 - cost/cost_ref)`` against one
-reference per dataset: SMO's random search without early stopping (the note's
+reference per dataset: SMO's random search without early stopping (docs/nsvm-protocol.md's
 ``cost_ref``). Budgets compare the two solvers at equal kernel evaluations.
 """
 

@@ -1,4 +1,4 @@
-"""Kernel Pegasos inside the thesis's random search (NSVM protocol note, sec 7): one E1 fold.
+"""Kernel Pegasos inside the thesis's random search (docs/nsvm-protocol.md, sec 7): one E1 fold.
 
 Per SVM configuration ``(C, gamma)`` of the thesis's sampled RBF table, two
 solvers each train once while every early-stopping configuration is tracked:

@@ -3,7 +3,7 @@
 A *split* (one dataset, one seed) is an npz with ``X_train, y_train, X_test,
 y_test`` and ``tune``, the indices of the tuning rows inside the training set
 (half per class). Final models train on all of ``X_train``; early stopping
-trains on the rest and reads the tuning rows (protocol note, section 7).
+trains on the rest and reads the tuning rows (docs/nsvm-protocol.md sec 7).
 """
 
 from __future__ import annotations
@@ -183,7 +183,7 @@ def part1_early_stopping(
     full: Any,
 ) -> pd.DataFrame:
     """NSVM-4 with Part I stopped on the validation alignment by each configuration and then
-    Part II run as early-stopped Pegasos by the same configuration (protocol note, sec 7),
+    Part II run as early-stopped Pegasos by the same configuration (docs/nsvm-protocol.md sec 7),
     against ``full``, the same NSVM-4 fitted with both parts to the end (the early-stopping
     job's tracked run); one row per configuration in the early-stopping table's columns
     (method ``nsvm4_part1``), with Part II's stop beside Part I's (``part2_stop_step``).
@@ -191,7 +191,7 @@ def part1_early_stopping(
     ``data`` is ``(X, y, X_val, y_val, X_test, y_test)``; each part may run to ``max_factor``
     times its paper T (scaled by ``steps_scale``). Each configuration is its own fit: Part II
     trains on the stopped network's features, which no single run can give. Part II is
-    Pegasos rather than SMO: the note allows either, and Pegasos keeps the row's model the
+    Pegasos rather than SMO: the protocol allows either, and Pegasos keeps the row's model the
     paper's NSVM-4 (no bias), stopped by the rule the ``nsvm4`` rows read. Test accuracy is
     the model at both stops; ``test_accuracy_at_end`` stays ``full``'s, as in the ``nsvm4``
     rows. Seconds count Part I and Part II's sweep as taken linear in its steps (the ``nsvm4``
