@@ -42,6 +42,29 @@ def test_defaults_are_the_shipped_full_config():
     assert _validated({}) == _load("config.yaml")
 
 
+def test_config_yaml_is_valid_and_holds_every_key():
+    """config/config.yaml, the one place of the defaults, validates unchanged and is complete:
+    every key the schema declares under an object with fixed properties is present."""
+    schema = yaml.safe_load(Path(SCHEMA).read_text())
+    config = _load("config.yaml")
+    assert _validated(config) == config
+    missing = []
+
+    def walk(node, value, path):
+        if "$ref" in node:
+            node = {**schema["$defs"][node["$ref"].rsplit("/", 1)[1]], **node}
+        if not isinstance(value, dict):
+            return
+        for key, sub in node.get("properties", {}).items():
+            if key in value:
+                walk(sub, value[key], f"{path}.{key}" if path else key)
+            else:
+                missing.append(f"{path}.{key}" if path else key)
+
+    walk(schema, config, "")
+    assert not missing, f"config/config.yaml lacks keys the schema declares: {missing}"
+
+
 def test_schema_documents_and_bounds_every_key():
     schema = yaml.safe_load(Path(SCHEMA).read_text())
     defs = schema["$defs"]
