@@ -1,4 +1,5 @@
-"""config/schema.yaml: defaults, the shipped configs, and clear rejection of bad values."""
+"""config/schema.yaml and config/config.yaml: every default written once, in config.yaml;
+the schema types and bounds every key; the shipped configs; clear rejection of bad values."""
 
 from __future__ import annotations
 
@@ -37,9 +38,53 @@ def _validated(config: dict) -> dict:
     return config
 
 
-def test_defaults_are_the_shipped_full_config():
-    """An empty config validates to exactly config/config.yaml: every key has a default."""
-    assert _validated({}) == _load("config.yaml")
+def _subschemas(node: dict, path: str):
+    """Every schema object inside ``node``, with its path (property names and keywords)."""
+    yield node, path
+    for keyword in ("properties", "patternProperties", "$defs"):
+        for name, sub in node.get(keyword, {}).items():
+            yield from _subschemas(
+                sub, f"{path}.{name}" if keyword == "properties" else f"{path}.{keyword}.{name}"
+            )
+    for keyword in ("items", "additionalProperties", "contains", "not", "if", "then", "else"):
+        if isinstance(node.get(keyword), dict):
+            yield from _subschemas(node[keyword], f"{path}.{keyword}")
+    for keyword in ("allOf", "anyOf", "oneOf", "prefixItems"):
+        for i, sub in enumerate(node.get(keyword, [])):
+            yield from _subschemas(sub, f"{path}.{keyword}[{i}]")
+
+
+def test_schema_holds_no_defaults():
+    """Every default is written once, in config/config.yaml (always loaded before a user's
+    configfiles): a ``default`` in the schema would be a second copy that can drift from it."""
+    schema = yaml.safe_load(Path(SCHEMA).read_text())
+    with_default = [path for node, path in _subschemas(schema, "<schema>") if "default" in node]
+    assert not with_default, (
+        f"the schema gives a default (put it in config/config.yaml): {with_default}"
+    )
+
+
+def test_config_yaml_is_valid_and_holds_every_key():
+    """config/config.yaml, the one place of the defaults, validates unchanged and is complete:
+    every key the schema declares under an object with fixed properties is present."""
+    schema = yaml.safe_load(Path(SCHEMA).read_text())
+    config = _load("config.yaml")
+    assert _validated(config) == config
+    missing = []
+
+    def walk(node, value, path):
+        if "$ref" in node:
+            node = {**schema["$defs"][node["$ref"].rsplit("/", 1)[1]], **node}
+        if not isinstance(value, dict):
+            return
+        for key, sub in node.get("properties", {}).items():
+            if key in value:
+                walk(sub, value[key], f"{path}.{key}" if path else key)
+            else:
+                missing.append(f"{path}.{key}" if path else key)
+
+    walk(schema, config, "")
+    assert not missing, f"config/config.yaml lacks keys the schema declares: {missing}"
 
 
 def test_schema_documents_and_bounds_every_key():
@@ -49,7 +94,6 @@ def test_schema_documents_and_bounds_every_key():
     def walk(node, path):
         if "$ref" in node:
             node = {**defs[node["$ref"].rsplit("/", 1)[1]], **node}
-        assert "default" in node, f"{path} has no default"
         if node.get("type") == "object":
             assert node.get("additionalProperties") is False, f"{path} accepts unknown keys"
             for key, sub in node["properties"].items():
