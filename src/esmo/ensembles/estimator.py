@@ -27,7 +27,7 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -44,7 +44,7 @@ from esmo.ensembles.grid import (
     pick,
     stratified_rows,
 )
-from esmo.estimators.smo_classifier import _binary_classes
+from esmo.estimators.base import SVMClassifierBase
 from esmo.solver.params import SOLVER_CONSTRAINTS
 
 #: Fewest rows of each class a grid-search fold or a share must hold.
@@ -56,7 +56,7 @@ def _round(x: float) -> int:
     return int(np.floor(x + 0.5))
 
 
-class SVMEnsembleClassifier(ClassifierMixin, BaseEstimator):
+class SVMEnsembleClassifier(SVMClassifierBase):
     """Structured subbagging of RBF SVMs with per-sub-ensemble grid search.
 
     Parameters
@@ -154,11 +154,6 @@ class SVMEnsembleClassifier(ClassifierMixin, BaseEstimator):
         self.cache_size_mb = cache_size_mb
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
     def _settings(self) -> SVMSettings:
         return SVMSettings(
             tol=self.tol,
@@ -173,7 +168,7 @@ class SVMEnsembleClassifier(ClassifierMixin, BaseEstimator):
         """Draw the shares, run the B grid searches, then train the B T members."""
         self._validate_params()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
-        self.classes_ = _binary_classes(y)
+        self._set_classes(y)
         self.grid_ = as_grid(self.C_grid, self.gamma_grid)
         n = y.shape[0]
         B, tp = self.n_subensembles, self.train_proportion

@@ -17,13 +17,12 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from esmo.early_stopping import EarlyStopping
+from esmo.estimators.base import SVMClassifierBase
 from esmo.hypergradient.model import fit_svm
 from esmo.hypergradient.objective import (
     INNER_SOLVES,
@@ -53,19 +52,7 @@ class _NonFinite(Exception):
     """An evaluation gave a NaN or infinite value or gradient."""
 
 
-def _signed_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    check_classification_targets(y)
-    classes = np.unique(y)
-    if classes.shape[0] != 2:
-        found = "only one class" if classes.shape[0] == 1 else f"{classes.shape[0]} classes"
-        raise ValueError(
-            f"Only binary classification is supported: GradientSearchCV tunes a binary SVM, and "
-            f"y holds {found} ({classes.tolist()[:5]})."
-        )
-    return classes, np.where(y == classes[1], 1.0, -1.0)
-
-
-class GradientSearchCV(ClassifierMixin, BaseEstimator):
+class GradientSearchCV(SVMClassifierBase):
     """Gradient-based tuning of C, gamma (or one gamma per feature), class bounds, margins and threshold.
 
     Parameters
@@ -191,7 +178,8 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
                 "objective='nll' is the likelihood of Platt's fitted sigmoid: use it with "
                 "sigmoid='minimisation'."
             )
-        self.classes_, y_signed = _signed_labels(y)
+        self._set_classes(y)
+        y_signed = self._signs(y, "y")
         folds = self._folds(X, y_signed)
         space = Space(
             self.tune,
@@ -237,11 +225,6 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
             self.model_ = fit_svm(X, y_signed, h, tol=self.tol, max_iter=self.max_iter)
             self.refit_seconds_ = time.process_time() - start
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
     def decision_function(self, X: Any) -> np.ndarray:
         """The refit model's ``o(x) - theta_0``: positive predicts ``classes_[1]``."""
