@@ -12,6 +12,9 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
+from esmo.early_stopping import J_HIGH
+from esmo.papers.thesis.hpo import es_config_of
+
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = str(REPO / "config" / "schema.yaml")
 
@@ -92,6 +95,14 @@ def test_reduced_config_merges_into_a_valid_config():
         "methods": ["RS", "RS+ES", "SH", "SH+ES", "RS+ES fresh", "SH+ES fresh"],
     }
     assert thesis["early_stopping_rule"] == "published"
+
+
+def test_the_configs_library_values_are_the_librarys():
+    """j_high's entries are the library's constant."""
+    config = _load("config.yaml")
+    j_high = es_config_of(J_HIGH)
+    assert config["ensembles"]["variants"]["early_stopping"] == j_high
+    assert config["gradient"]["inexact"]["searches"]["early_stopping"] == j_high
 
 
 @pytest.mark.parametrize(

@@ -33,6 +33,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from esmo.early_stopping import J_HIGH
 from esmo.ensembles.grid import (
     GRID_SEARCHES,
     GRID_TIES,
@@ -77,8 +78,10 @@ class SVMEnsembleClassifier(SVMClassifierBase):
     grid_tie : {'first', 'last', 'random'}
         Which of equally scored grid points is chosen.
     es_patience, es_tol, es_interval : int, float, int
-        The early-stopping rule of ``grid_search='early_stopped'`` (thesis's j_high
-        by default: p = 109, es_tol = 0.000229, r = 1).
+        The early-stopping rule of ``grid_search='early_stopped'`` (on validation
+        accuracy; by default the thesis's j_high, :data:`esmo.early_stopping.J_HIGH`:
+        p = 109, es_tol = 0.000229, r = 1), checked by the rules of every
+        configuration (:func:`esmo.early_stopping.validate_configurations`).
     sh_min_samples : int
         Fewest training rows of a successive-halving round.
     tol, max_iter, cache_size_mb :
@@ -102,6 +105,9 @@ class SVMEnsembleClassifier(SVMClassifierBase):
     majority_class_ : the training majority class (the last vote tie-break)
     """
 
+    # the early-stopping parameters: each one's EarlyStopping field
+    _es_params = {"es_patience": "patience", "es_tol": "tol", "es_interval": "interval"}
+
     _parameter_constraints: dict = {
         "n_subensembles": [Interval(Integral, 1, None, closed="left")],
         "train_proportion": [Interval(Real, 0, 0.5, closed="right")],
@@ -110,9 +116,8 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         "sampling": [StrOptions({"structured", "subbagging"})],
         "grid_search": [StrOptions(set(GRID_SEARCHES))],
         "grid_tie": [StrOptions(set(GRID_TIES))],
-        "es_patience": [Interval(Integral, 1, None, closed="left")],
-        "es_tol": [Interval(Real, 0, None, closed="left")],
-        "es_interval": [Interval(Integral, 1, None, closed="left")],
+        # checked in fit by the early-stopping rules (esmo.early_stopping), under these names
+        **dict.fromkeys(_es_params, "no_validation"),
         "sh_min_samples": [Interval(Integral, 2 * MIN_PER_CLASS, None, closed="left")],
         "tol": SOLVER_CONSTRAINTS["tol"],
         "max_iter": SOLVER_CONSTRAINTS["max_iter"],
@@ -129,9 +134,9 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         sampling: str = "structured",
         grid_search: str = "exhaustive",
         grid_tie: str = "first",
-        es_patience: int = 109,
-        es_tol: float = 0.000229,
-        es_interval: int = 1,
+        es_patience: int = J_HIGH.patience,
+        es_tol: float = J_HIGH.tol,
+        es_interval: int = J_HIGH.interval,
         sh_min_samples: int = 10,
         tol: float = 1e-3,
         max_iter: int = 10_000_000,
@@ -155,18 +160,21 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         self.random_state = random_state
 
     def _settings(self) -> SVMSettings:
+        """The fits' settings; the early-stopping parameters checked by their rules."""
+        es = self._early_stopping_config()
         return SVMSettings(
             tol=self.tol,
             max_iter=self.max_iter,
             cache_size_mb=self.cache_size_mb,
-            es_patience=self.es_patience,
-            es_tol=self.es_tol,
-            es_interval=self.es_interval,
+            es_patience=es.patience,
+            es_tol=es.tol,
+            es_interval=es.interval,
         )
 
     def fit(self, X: Any, y: Any) -> SVMEnsembleClassifier:
         """Draw the shares, run the B grid searches, then train the B T members."""
         self._validate_params()
+        settings = self._settings()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
         self._set_classes(y)
         self.grid_ = as_grid(self.C_grid, self.gamma_grid)
@@ -182,7 +190,6 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         shares, folds, sub_seeds = self._draw_shares(y, n, m, B, search_rng)
         self.shares_, self.share_folds_ = shares, folds
         log = FitLog()
-        settings = self._settings()
         self.grid_scores_ = np.empty((B, len(self.grid_)))
         chosen = np.empty((B, 2))
         for b, (share, split) in enumerate(zip(shares, folds, strict=True)):

@@ -24,6 +24,7 @@ from typing import Any
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from esmo.early_stopping import J_HIGH
 from esmo.estimators.smo_classifier import SMOClassifier
 
 #: The searches over the grid (protocol sec 7).
@@ -82,14 +83,18 @@ def as_grid(C_grid: Sequence[float] | None, gamma_grid: Sequence[float] | None) 
 
 @dataclass(frozen=True)
 class SVMSettings:
-    """What every fit of a search shares: the solver's limits and the early-stopping rule."""
+    """What every fit of a search shares: the solver's limits and the early-stopping rule.
+
+    The early-stopping defaults are the thesis's j_high rule
+    (:data:`esmo.early_stopping.J_HIGH`).
+    """
 
     tol: float = 1e-3
     max_iter: int = 10_000_000
     cache_size_mb: float = 1024.0
-    es_patience: int = 109
-    es_tol: float = 0.000229
-    es_interval: int = 1
+    es_patience: int = J_HIGH.patience
+    es_tol: float = J_HIGH.tol
+    es_interval: int = J_HIGH.interval
 
     def svm(self, C: float, gamma: float, *, early_stopping: bool = False) -> SMOClassifier:
         """An unfitted RBF ``SMOClassifier`` with these settings (accuracy-based stopping)."""
