@@ -46,7 +46,7 @@ from esmo.ensembles.grid import (
     stratified_rows,
 )
 from esmo.estimators.base import SVMClassifierBase
-from esmo.solver.params import SOLVER_CONSTRAINTS
+from esmo.solver.params import SOLVER_CONSTRAINTS, SolverParams
 
 #: Fewest rows of each class a grid-search fold or a share must hold.
 MIN_PER_CLASS = 2
@@ -85,7 +85,8 @@ class SVMEnsembleClassifier(SVMClassifierBase):
     sh_min_samples : int
         Fewest training rows of a successive-halving round.
     tol, max_iter, cache_size_mb :
-        The SMO solver's settings for every fit.
+        The SMO solver's settings for every fit (its defaults:
+        :class:`~esmo.solver.params.SolverParams`).
     random_state : int, RandomState or None
 
     Attributes
@@ -138,9 +139,9 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         es_tol: float = J_HIGH.tol,
         es_interval: int = J_HIGH.interval,
         sh_min_samples: int = 10,
-        tol: float = 1e-3,
-        max_iter: int = 10_000_000,
-        cache_size_mb: float = 1024.0,
+        tol: float = SolverParams.tol,
+        max_iter: int = SolverParams.max_iter,
+        cache_size_mb: float = SolverParams.cache_size_mb,
         random_state: Any = None,
     ) -> None:
         self.n_subensembles = n_subensembles

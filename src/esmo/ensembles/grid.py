@@ -26,6 +26,7 @@ from sklearn.exceptions import ConvergenceWarning
 
 from esmo.early_stopping import J_HIGH
 from esmo.estimators.smo_classifier import SMOClassifier
+from esmo.solver.params import SolverParams
 
 #: The searches over the grid (protocol sec 7).
 GRID_SEARCHES = ("exhaustive", "early_stopped", "halving")
@@ -85,13 +86,13 @@ def as_grid(C_grid: Sequence[float] | None, gamma_grid: Sequence[float] | None) 
 class SVMSettings:
     """What every fit of a search shares: the solver's limits and the early-stopping rule.
 
-    The early-stopping defaults are the thesis's j_high rule
-    (:data:`esmo.early_stopping.J_HIGH`).
+    The defaults are the solver's (:class:`~esmo.solver.params.SolverParams`) and
+    the thesis's j_high rule (:data:`esmo.early_stopping.J_HIGH`).
     """
 
-    tol: float = 1e-3
-    max_iter: int = 10_000_000
-    cache_size_mb: float = 1024.0
+    tol: float = SolverParams.tol
+    max_iter: int = SolverParams.max_iter
+    cache_size_mb: float = SolverParams.cache_size_mb
     es_patience: int = J_HIGH.patience
     es_tol: float = J_HIGH.tol
     es_interval: int = J_HIGH.interval

@@ -13,8 +13,8 @@ from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators import base
 from esmo.estimators.base import SVMClassifierBase
 from esmo.solver.kernels import kernel_matrix
-from esmo.solver.params import KERNELS
-from esmo.solver.pegasos import run_pegasos
+from esmo.solver.params import KERNELS, SolverParams
+from esmo.solver.pegasos import LAM, run_pegasos
 
 
 class PegasosClassifier(SVMClassifierBase):
@@ -23,7 +23,7 @@ class PegasosClassifier(SVMClassifierBase):
     Minimises ``(lam/2) ||f||^2 + (1/m) sum_i max(0, 1 - y_i f(x_i))`` by ``n_steps``
     stochastic sub-gradient steps (esmo.solver.pegasos). Give ``lam`` or ``C``
     (then ``lam = 1/(C m)``, the C-SVM without bias), not both; neither means
-    ``lam = 1e-4`` (the NSVM paper's value).
+    ``lam = 1e-4`` (:data:`esmo.solver.pegasos.LAM`, the NSVM paper's value).
 
     Parameters
     ----------
@@ -68,7 +68,7 @@ class PegasosClassifier(SVMClassifierBase):
         self,
         lam: float | None = None,
         C: float | None = None,
-        kernel: str = "rbf",
+        kernel: str = SolverParams.kernel,
         gamma: str | float = 1.0,
         n_steps: int = 10_000,
         early_stopping: bool = False,
@@ -118,7 +118,7 @@ class PegasosClassifier(SVMClassifierBase):
             validation = {"configs": EarlyStoppingSet.of([es]), "X_val": X_v, "y_val": y_v}
         m = X.shape[0]
         self.lam_ = float(
-            self.lam if self.lam is not None else 1e-4 if self.C is None else 1.0 / (self.C * m)
+            self.lam if self.lam is not None else LAM if self.C is None else 1.0 / (self.C * m)
         )
         self.gamma_ = self._resolve_gamma(X)
         result, tr = run_pegasos(

@@ -13,8 +13,10 @@ from typing import Any
 
 import numpy as np
 
+from esmo.hypergradient.fold import INNER_MAX_ITER
 from esmo.hypergradient.objective import CrossValidationObjective, InnerSolve
 from esmo.hypergradient.space import Space
+from esmo.solver.params import SolverParams
 from esmo.solver.smo import blas_controller
 
 #: The paper's grid: 15 values per axis, uniform in log2 (note, section 4).
@@ -29,8 +31,8 @@ def grid_search_cv(
     log2_C: Sequence[float] = LOG2_C_GRID,
     log2_gamma: Sequence[float] = LOG2_GAMMA_GRID,
     *,
-    tol: float = 1e-3,
-    max_iter: int = 1_000_000,
+    tol: float = SolverParams.tol,
+    max_iter: int = INNER_MAX_ITER,
     sharpness: float = 10.0,
 ) -> dict[str, np.ndarray]:
     """Score every cell (C outer, gamma inner) on ``folds``; labels in {-1, +1}.

@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from esmo.early_stopping import EarlyStopping
-from esmo.hypergradient.fold import FoldFit, fit_fold, fold_gradient
+from esmo.hypergradient.fold import INNER_MAX_ITER, FoldFit, fit_fold, fold_gradient
 from esmo.hypergradient.space import Space
 from esmo.hypergradient.validation import hard_measures, smoothed_value
+from esmo.solver.params import SolverParams
 
 #: How each fold's SMO is solved inside the tuning loop.
 INNER_SOLVES: tuple[str, ...] = ("exact", "early_stopped", "tol_schedule")
@@ -32,8 +33,8 @@ class InnerSolve:
     """How the tuning loop's SMO fits are run (see the module docstring)."""
 
     mode: str = "exact"
-    tol: float = 1e-3
-    max_iter: int = 1_000_000
+    tol: float = SolverParams.tol
+    max_iter: int = INNER_MAX_ITER
     early_stopping: EarlyStopping | None = None
     warm_start: bool = False
     kernel_dtype: type = np.float64

@@ -23,6 +23,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from esmo.early_stopping import EarlyStopping
 from esmo.estimators.base import SVMClassifierBase
+from esmo.hypergradient.fold import INNER_MAX_ITER
 from esmo.hypergradient.model import fit_svm
 from esmo.hypergradient.objective import (
     INNER_SOLVES,
@@ -32,6 +33,7 @@ from esmo.hypergradient.objective import (
 )
 from esmo.hypergradient.space import KERNELS, Space
 from esmo.hypergradient.validation import OBJECTIVES
+from esmo.solver.params import SolverParams
 from esmo.solver.smo import blas_controller
 
 #: How the sigmoid is set: threshold 0 and scale t / sigma (direct), the threshold tuned as a
@@ -141,8 +143,8 @@ class GradientSearchCV(SVMClassifierBase):
         min_iter: int = 3,
         rtol: float = 1e-3,
         sharpness: float = 10.0,
-        tol: float = 1e-3,
-        max_iter: int = 1_000_000,
+        tol: float = SolverParams.tol,
+        max_iter: int = INNER_MAX_ITER,
         inner: str = "exact",
         inner_early_stopping: EarlyStopping | None = None,
         warm_start: bool = False,

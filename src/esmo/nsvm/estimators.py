@@ -38,6 +38,7 @@ from esmo.estimators.base import SVMClassifierBase
 from esmo.nsvm.losses import alignment, nsvm3_loss, rbf
 from esmo.nsvm.networks import FeatureMap, check_network_output
 from esmo.solver.pegasos import (
+    LAM,
     check_pegasos_configs,
     pegasos_check,
     record_objectives,
@@ -390,7 +391,7 @@ class NSVM1Classifier(_NSVM):
         self,
         network: Any = None,
         input_shape: tuple | None = None,
-        lam: float = 1e-4,
+        lam: float = LAM,
         gamma: float = 1.0,
         n_steps: int = 80_000,
         lr: float = 1e-4,
@@ -479,7 +480,7 @@ class NSVM2Classifier(_PerPointNSVM):
         self,
         network: Any = None,
         input_shape: tuple | None = None,
-        lam: float = 1e-4,
+        lam: float = LAM,
         gamma: float = 1.0,
         n_steps: int = 70_000,
         lr: float = 1e-4,
@@ -559,7 +560,7 @@ class NSVM3Classifier(_PerPointNSVM):
         self,
         network: Any = None,
         input_shape: tuple | None = None,
-        lam: float = 1e-4,
+        lam: float = LAM,
         gamma: float = 1.0,
         n_steps: int = 4_600,
         batch_size: int = 16,
@@ -655,7 +656,7 @@ class NSVM4Classifier(_NSVM):
         self,
         network: Any = None,
         input_shape: tuple | None = None,
-        lam: float = 1e-4,
+        lam: float = LAM,
         gamma: float = 1.0,
         n_steps: int = 4_200,
         part2_steps: int = 33_500,
