@@ -18,6 +18,7 @@ from esmo.hypergradient.objective import CrossValidationObjective, InnerSolve
 from esmo.hypergradient.space import Space
 from esmo.solver.params import SolverParams
 from esmo.solver.smo import blas_controller
+from esmo.solver.tracking import SMOOTHING_T
 
 #: The paper's grid: 15 values per axis, uniform in log2 (note, section 4).
 LOG2_C_GRID = np.linspace(-5.0, 15.0, 15)
@@ -33,7 +34,7 @@ def grid_search_cv(
     *,
     tol: float = SolverParams.tol,
     max_iter: int = INNER_MAX_ITER,
-    sharpness: float = 10.0,
+    sharpness: float = SMOOTHING_T,
 ) -> dict[str, np.ndarray]:
     """Score every cell (C outer, gamma inner) on ``folds``; labels in {-1, +1}.
 

@@ -35,6 +35,7 @@ from esmo.hypergradient.space import KERNELS, Space
 from esmo.hypergradient.validation import OBJECTIVES
 from esmo.solver.params import SolverParams
 from esmo.solver.smo import blas_controller
+from esmo.solver.tracking import SMOOTHING_T
 
 #: How the sigmoid is set: threshold 0 and scale t / sigma (direct), the threshold tuned as a
 #: hyperparameter (bias), or both fitted to each fold's outputs by Platt's likelihood (minimisation).
@@ -82,7 +83,10 @@ class GradientSearchCV(SVMClassifierBase):
         The fixed folds; an int gives ``StratifiedKFold(cv, shuffle=True, random_state)``.
     max_fun, min_iter, rtol : the budget and the paper's stopping rule.
     sharpness : float
-        ``t`` in the sigmoid's scale ``theta_1 = t / sigma``.
+        ``t`` in the sigmoid's scale ``theta_1 = t / sigma``; by default the one
+        the solver's smoothed early-stopping objectives use
+        (:data:`esmo.solver.tracking.SMOOTHING_T`), which ``inner="early_stopped"``
+        on a smoothed metric requires.
     tol, max_iter : SMO's KKT tolerance and iteration limit for every fit.
     inner : {"exact", "early_stopped", "tol_schedule"}
         How the folds' SMO fits are solved (:mod:`esmo.hypergradient.objective`).
@@ -142,7 +146,7 @@ class GradientSearchCV(SVMClassifierBase):
         max_fun: int = 30,
         min_iter: int = 3,
         rtol: float = 1e-3,
-        sharpness: float = 10.0,
+        sharpness: float = SMOOTHING_T,
         tol: float = SolverParams.tol,
         max_iter: int = INNER_MAX_ITER,
         inner: str = "exact",
