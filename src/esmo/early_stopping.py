@@ -390,3 +390,9 @@ def _rule_codes(values: Any, label: str) -> np.ndarray:
 def _holds_metric(given: dict[str, Any]) -> bool:
     """Whether the metric column holds :class:`Metric` objects (kept as objects, not strings)."""
     return any(isinstance(m, Metric) for m in np.ravel(np.asarray(given["metric"], dtype=object)))
+
+
+#: The thesis's j_high (sec 4.2; workflow/data/thesis/thesis_values.csv): the configuration
+#: of best mean RBF score on the high-complexity datasets (a1a, splice). The ensembles'
+#: early-stopped grid search uses it by default (``SVMEnsembleClassifier``, ``SVMSettings``).
+J_HIGH = EarlyStopping(patience=109, tol=0.000229, interval=1)

@@ -10,16 +10,24 @@ from sklearn.metrics import accuracy_score
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 
+from esmo.early_stopping import J_HIGH as J_HIGH_RULE
 from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.papers.thesis import timed_fits
-from esmo.papers.thesis.hpo import HPO_COLUMNS, METHODS, THESIS_METHODS, e3_scores, run_hpo_methods
+from esmo.papers.thesis.hpo import (
+    HPO_COLUMNS,
+    METHODS,
+    THESIS_METHODS,
+    e3_scores,
+    es_config_of,
+    run_hpo_methods,
+)
 from esmo.papers.thesis.illustrations import validation_curve_along_iterations
 from esmo.papers.thesis.scoring import score
 from esmo.papers.thesis.solver_comparison import compare_solvers, make_solver
 from esmo.tuning import search as search_module
 from esmo.tuning.search import random_search
 
-J_HIGH = {"patience": 109, "es_tol": 0.000229, "interval": 1}
+J_HIGH = es_config_of(J_HIGH_RULE)
 
 
 def _problem(n: int = 200, seed: int = 0):

@@ -13,6 +13,10 @@ import yaml
 from snakemake.exceptions import WorkflowError
 from snakemake.utils import validate
 
+from esmo.early_stopping import J_HIGH
+from esmo.papers.thesis.hpo import es_config_of
+from esmo.solver.tracking import SMOOTHING_T
+
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = str(REPO / "config" / "schema.yaml")
 
@@ -138,6 +142,15 @@ def test_reduced_config_merges_into_a_valid_config():
     assert thesis["early_stopping_rule"] == "published"
 
 
+def test_the_configs_library_values_are_the_librarys():
+    """j_high's entries and the sigmoid's sharpness are the library's constants."""
+    config = _load("config.yaml")
+    j_high = es_config_of(J_HIGH)
+    assert config["ensembles"]["variants"]["early_stopping"] == j_high
+    assert config["gradient"]["inexact"]["searches"]["early_stopping"] == j_high
+    assert config["gradient"]["tuner"]["sharpness"] == SMOOTHING_T
+
+
 @pytest.mark.parametrize(
     ("patch", "message"),
     [
@@ -172,6 +185,10 @@ def test_bad_values_are_rejected_with_a_clear_message(patch, message):
             "thesis.scoring.high_complexity names ['w1a']",
         ),
         ({"datasets": {"normalise": "global"}}, "'global' is not one of"),
+        (
+            {"gradient": {"tuner": {"sharpness": 5.0}}},
+            "gradient.tuner.sharpness = 5.0 differs from the sharpness 10.0",
+        ),
     ],
 )
 def test_workflow_rejects_bad_config_before_running(tmp_path, override, message):

@@ -27,12 +27,13 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
+from esmo.early_stopping import J_HIGH
 from esmo.ensembles.grid import (
     GRID_SEARCHES,
     GRID_TIES,
@@ -44,8 +45,8 @@ from esmo.ensembles.grid import (
     pick,
     stratified_rows,
 )
-from esmo.estimators.smo_classifier import _binary_classes
-from esmo.solver.params import SOLVER_CONSTRAINTS
+from esmo.estimators.base import SVMClassifierBase
+from esmo.solver.params import SOLVER_CONSTRAINTS, SolverParams
 
 #: Fewest rows of each class a grid-search fold or a share must hold.
 MIN_PER_CLASS = 2
@@ -56,7 +57,7 @@ def _round(x: float) -> int:
     return int(np.floor(x + 0.5))
 
 
-class SVMEnsembleClassifier(ClassifierMixin, BaseEstimator):
+class SVMEnsembleClassifier(SVMClassifierBase):
     """Structured subbagging of RBF SVMs with per-sub-ensemble grid search.
 
     Parameters
@@ -77,12 +78,15 @@ class SVMEnsembleClassifier(ClassifierMixin, BaseEstimator):
     grid_tie : {'first', 'last', 'random'}
         Which of equally scored grid points is chosen.
     es_patience, es_tol, es_interval : int, float, int
-        The early-stopping rule of ``grid_search='early_stopped'`` (thesis's j_high
-        by default: p = 109, es_tol = 0.000229, r = 1).
+        The early-stopping rule of ``grid_search='early_stopped'`` (on validation
+        accuracy; by default the thesis's j_high, :data:`esmo.early_stopping.J_HIGH`:
+        p = 109, es_tol = 0.000229, r = 1), checked by the rules of every
+        configuration (:func:`esmo.early_stopping.validate_configurations`).
     sh_min_samples : int
         Fewest training rows of a successive-halving round.
     tol, max_iter, cache_size_mb :
-        The SMO solver's settings for every fit.
+        The SMO solver's settings for every fit (its defaults:
+        :class:`~esmo.solver.params.SolverParams`).
     random_state : int, RandomState or None
 
     Attributes
@@ -102,6 +106,9 @@ class SVMEnsembleClassifier(ClassifierMixin, BaseEstimator):
     majority_class_ : the training majority class (the last vote tie-break)
     """
 
+    # the early-stopping parameters: each one's EarlyStopping field
+    _es_params = {"es_patience": "patience", "es_tol": "tol", "es_interval": "interval"}
+
     _parameter_constraints: dict = {
         "n_subensembles": [Interval(Integral, 1, None, closed="left")],
         "train_proportion": [Interval(Real, 0, 0.5, closed="right")],
@@ -110,9 +117,8 @@ class SVMEnsembleClassifier(ClassifierMixin, BaseEstimator):
         "sampling": [StrOptions({"structured", "subbagging"})],
         "grid_search": [StrOptions(set(GRID_SEARCHES))],
         "grid_tie": [StrOptions(set(GRID_TIES))],
-        "es_patience": [Interval(Integral, 1, None, closed="left")],
-        "es_tol": [Interval(Real, 0, None, closed="left")],
-        "es_interval": [Interval(Integral, 1, None, closed="left")],
+        # checked in fit by the early-stopping rules (esmo.early_stopping), under these names
+        **dict.fromkeys(_es_params, "no_validation"),
         "sh_min_samples": [Interval(Integral, 2 * MIN_PER_CLASS, None, closed="left")],
         "tol": SOLVER_CONSTRAINTS["tol"],
         "max_iter": SOLVER_CONSTRAINTS["max_iter"],
@@ -129,13 +135,13 @@ class SVMEnsembleClassifier(ClassifierMixin, BaseEstimator):
         sampling: str = "structured",
         grid_search: str = "exhaustive",
         grid_tie: str = "first",
-        es_patience: int = 109,
-        es_tol: float = 0.000229,
-        es_interval: int = 1,
+        es_patience: int = J_HIGH.patience,
+        es_tol: float = J_HIGH.tol,
+        es_interval: int = J_HIGH.interval,
         sh_min_samples: int = 10,
-        tol: float = 1e-3,
-        max_iter: int = 10_000_000,
-        cache_size_mb: float = 1024.0,
+        tol: float = SolverParams.tol,
+        max_iter: int = SolverParams.max_iter,
+        cache_size_mb: float = SolverParams.cache_size_mb,
         random_state: Any = None,
     ) -> None:
         self.n_subensembles = n_subensembles
@@ -154,26 +160,24 @@ class SVMEnsembleClassifier(ClassifierMixin, BaseEstimator):
         self.cache_size_mb = cache_size_mb
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
     def _settings(self) -> SVMSettings:
+        """The fits' settings; the early-stopping parameters checked by their rules."""
+        es = self._early_stopping_config()
         return SVMSettings(
             tol=self.tol,
             max_iter=self.max_iter,
             cache_size_mb=self.cache_size_mb,
-            es_patience=self.es_patience,
-            es_tol=self.es_tol,
-            es_interval=self.es_interval,
+            es_patience=es.patience,
+            es_tol=es.tol,
+            es_interval=es.interval,
         )
 
     def fit(self, X: Any, y: Any) -> SVMEnsembleClassifier:
         """Draw the shares, run the B grid searches, then train the B T members."""
         self._validate_params()
+        settings = self._settings()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
-        self.classes_ = _binary_classes(y)
+        self._set_classes(y)
         self.grid_ = as_grid(self.C_grid, self.gamma_grid)
         n = y.shape[0]
         B, tp = self.n_subensembles, self.train_proportion
@@ -187,7 +191,6 @@ class SVMEnsembleClassifier(ClassifierMixin, BaseEstimator):
         shares, folds, sub_seeds = self._draw_shares(y, n, m, B, search_rng)
         self.shares_, self.share_folds_ = shares, folds
         log = FitLog()
-        settings = self._settings()
         self.grid_scores_ = np.empty((B, len(self.grid_)))
         chosen = np.empty((B, 2))
         for b, (share, split) in enumerate(zip(shares, folds, strict=True)):

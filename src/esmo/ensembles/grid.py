@@ -24,7 +24,9 @@ from typing import Any
 import numpy as np
 from sklearn.exceptions import ConvergenceWarning
 
+from esmo.early_stopping import J_HIGH
 from esmo.estimators.smo_classifier import SMOClassifier
+from esmo.solver.params import SolverParams
 
 #: The searches over the grid (protocol sec 7).
 GRID_SEARCHES = ("exhaustive", "early_stopped", "halving")
@@ -82,14 +84,18 @@ def as_grid(C_grid: Sequence[float] | None, gamma_grid: Sequence[float] | None) 
 
 @dataclass(frozen=True)
 class SVMSettings:
-    """What every fit of a search shares: the solver's limits and the early-stopping rule."""
+    """What every fit of a search shares: the solver's limits and the early-stopping rule.
 
-    tol: float = 1e-3
-    max_iter: int = 10_000_000
-    cache_size_mb: float = 1024.0
-    es_patience: int = 109
-    es_tol: float = 0.000229
-    es_interval: int = 1
+    The defaults are the solver's (:class:`~esmo.solver.params.SolverParams`) and
+    the thesis's j_high rule (:data:`esmo.early_stopping.J_HIGH`).
+    """
+
+    tol: float = SolverParams.tol
+    max_iter: int = SolverParams.max_iter
+    cache_size_mb: float = SolverParams.cache_size_mb
+    es_patience: int = J_HIGH.patience
+    es_tol: float = J_HIGH.tol
+    es_interval: int = J_HIGH.interval
 
     def svm(self, C: float, gamma: float, *, early_stopping: bool = False) -> SMOClassifier:
         """An unfitted RBF ``SMOClassifier`` with these settings (accuracy-based stopping)."""

@@ -6,53 +6,32 @@ from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from esmo.early_stopping import EarlyStopping, EarlyStoppingSet, validate_configurations
-from esmo.estimators.smo_classifier import _binary_classes
+from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
+from esmo.estimators import base
+from esmo.estimators.base import SVMClassifierBase
 from esmo.solver.kernels import kernel_matrix
-from esmo.solver.params import KERNELS
-from esmo.solver.pegasos import run_pegasos
-
-_ES_PARAMS = {
-    "n_iter_no_change": "patience",
-    "es_tol": "tol",
-    "validation_interval": "interval",
-    "es_metric": "metric",
-    "restore_best": "restore_best",
-    "es_rule": "rule",
-}
+from esmo.solver.params import KERNELS, SolverParams
+from esmo.solver.pegasos import LAM, run_pegasos
 
 
-def label_signs(y: np.ndarray, classes: np.ndarray, name: str) -> np.ndarray:
-    """Labels as Pegasos's signs: +1 for ``classes[1]``, -1 for ``classes[0]``; unseen labels rejected."""
-    unknown = ~np.isin(y, classes)
-    if unknown.any():
-        raise ValueError(
-            f"{name} holds label(s) {np.unique(y[unknown])[:5].tolist()} not seen in y "
-            f"(classes {classes.tolist()})."
-        )
-    return np.where(y == classes[1], 1.0, -1.0)
-
-
-class PegasosClassifier(ClassifierMixin, BaseEstimator):
+class PegasosClassifier(SVMClassifierBase):
     """Binary kernel SVM without bias, trained by kernel Pegasos, optionally stopped early.
 
     Minimises ``(lam/2) ||f||^2 + (1/m) sum_i max(0, 1 - y_i f(x_i))`` by ``n_steps``
     stochastic sub-gradient steps (esmo.solver.pegasos). Give ``lam`` or ``C``
     (then ``lam = 1/(C m)``, the C-SVM without bias), not both; neither means
-    ``lam = 1e-4`` (the NSVM paper's value).
+    ``lam = 1e-4`` (:data:`esmo.solver.pegasos.LAM`, the NSVM paper's value).
 
     Parameters
     ----------
     lam, C : float or None
         Regularisation weight (> 0), or the box constraint it corresponds to.
     kernel : {'rbf', 'linear'}
-    gamma : 'scale' or float
-        RBF width: ``K(a, b) = exp(-gamma ||a - b||^2)``; 'scale' is SVC's.
+    gamma : 'scale', 'auto' or float
+        RBF width: ``K(a, b) = exp(-gamma ||a - b||^2)``; 'scale' and 'auto' are SVC's.
     n_steps : int
         T, the number of steps (samples drawn), >= 1.
     early_stopping, n_iter_no_change, es_tol, validation_interval, es_metric,
@@ -71,15 +50,17 @@ class PegasosClassifier(ClassifierMixin, BaseEstimator):
     n_violations_, stopped_early_, n_features_in_.
     """
 
+    _es_params = base.ES_PARAMS
+
     _parameter_constraints: dict = {
         "lam": [Interval(Real, 0, None, closed="neither"), None],
         "C": [Interval(Real, 0, None, closed="neither"), None],
         "kernel": [StrOptions(set(KERNELS))],
-        "gamma": [StrOptions({"scale"}), Interval(Real, 0, None, closed="neither")],
+        "gamma": base.GAMMA_CONSTRAINT,
         "n_steps": [Interval(Integral, 1, None, closed="left")],
         "early_stopping": ["boolean"],
-        **dict.fromkeys(_ES_PARAMS, "no_validation"),
-        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        **dict.fromkeys(base.ES_PARAMS, "no_validation"),
+        "validation_fraction": base.VALIDATION_FRACTION_CONSTRAINT,
         "random_state": ["random_state"],
     }
 
@@ -87,17 +68,17 @@ class PegasosClassifier(ClassifierMixin, BaseEstimator):
         self,
         lam: float | None = None,
         C: float | None = None,
-        kernel: str = "rbf",
+        kernel: str = SolverParams.kernel,
         gamma: str | float = 1.0,
         n_steps: int = 10_000,
         early_stopping: bool = False,
-        n_iter_no_change: int = 10,
-        es_tol: float = 0.0,
+        n_iter_no_change: int = base.N_ITER_NO_CHANGE,
+        es_tol: float = base.ES_TOL,
         validation_interval: int = 100,
-        es_metric: str = "accuracy",
-        restore_best: bool = False,
+        es_metric: str = EarlyStopping.metric,
+        restore_best: bool = EarlyStopping.restore_best,
         es_rule: str = EarlyStopping.rule,
-        validation_fraction: float = 0.2,
+        validation_fraction: float = base.VALIDATION_FRACTION,
         random_state: Any = None,
     ) -> None:
         self.lam = lam
@@ -115,14 +96,6 @@ class PegasosClassifier(ClassifierMixin, BaseEstimator):
         self.validation_fraction = validation_fraction
         self.random_state = random_state
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
-
-    def _signs(self, y: np.ndarray, name: str) -> np.ndarray:
-        return label_signs(y, self.classes_, name)
-
     def fit(self, X: Any, y: Any, X_val: Any = None, y_val: Any = None) -> PegasosClassifier:
         """Train on ``(X, y)``; early stopping reads ``(X_val, y_val)`` or an internal split."""
         self._validate_params()
@@ -130,38 +103,24 @@ class PegasosClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(
                 f"Give lam or C, not both (got lam={self.lam}, C={self.C}); C means lam = 1/(C m)."
             )
-        fields = {field: [getattr(self, name)] for name, field in _ES_PARAMS.items()}
-        es = EarlyStopping._checked(
-            validate_configurations(fields, labels={f: n for n, f in _ES_PARAMS.items()})
-        )
+        es = self._early_stopping_config()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
-        self.classes_ = _binary_classes(y)
-        if (X_val is None) != (y_val is None):
-            raise ValueError("Pass both X_val and y_val, or neither.")
+        self._set_classes(y)
+        self._check_validation_pair(X_val, y_val)
         ys = self._signs(y, "y")
         validation: dict[str, Any] = {}
         if self.early_stopping:
             if X_val is None:
-                X, X_v, ys, y_v = train_test_split(
-                    X,
-                    ys,
-                    test_size=self.validation_fraction,
-                    stratify=ys,
-                    random_state=self.random_state,
-                )
+                (X, ys), (X_v, y_v) = self._split_validation(X, ys)
             else:
-                X_v = validate_data(self, X_val, dtype=np.float64, order="C", reset=False)
-                y_v = self._signs(np.asarray(y_val), "y_val")
+                X_v, y_val = self._check_validation_data(X_val, y_val)
+                y_v = self._signs(y_val, "y_val")
             validation = {"configs": EarlyStoppingSet.of([es]), "X_val": X_v, "y_val": y_v}
         m = X.shape[0]
         self.lam_ = float(
-            self.lam if self.lam is not None else 1e-4 if self.C is None else 1.0 / (self.C * m)
+            self.lam if self.lam is not None else LAM if self.C is None else 1.0 / (self.C * m)
         )
-        if self.gamma == "scale":
-            var = X.var()
-            self.gamma_ = 1.0 / (X.shape[1] * var) if var > 0 else 1.0
-        else:
-            self.gamma_ = float(self.gamma)
+        self.gamma_ = self._resolve_gamma(X)
         result, tr = run_pegasos(
             X,
             ys,

@@ -11,20 +11,16 @@ from numbers import Real
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
-from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_class_weight
-from sklearn.utils.multiclass import _ovr_decision_function, type_of_target
+from sklearn.utils.multiclass import _ovr_decision_function
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from esmo.early_stopping import (
-    EarlyStopping,
-    EarlyStoppingSet,
-    reads_validation,
-    validate_configurations,
-)
+from esmo.early_stopping import EarlyStopping, EarlyStoppingSet, reads_validation
+from esmo.estimators import base
+from esmo.estimators.base import SVMClassifierBase
 from esmo.solver.inputs import as_sample_weight
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SOLVER_CONSTRAINTS, SolverParams
@@ -34,47 +30,6 @@ from esmo.solver.state import SolverState
 from esmo.solver.tracking import EVALUATIONS
 
 _SOLVERS = ("fan", "keerthi", "fan_plain", "keerthi_own_rule")
-# the estimator's name of each early-stopping field
-_ES_PARAMS = {
-    "n_iter_no_change": "patience",
-    "es_tol": "tol",
-    "validation_interval": "interval",
-    "es_metric": "metric",
-    "restore_best": "restore_best",
-    "es_rule": "rule",
-}
-
-
-def _classes(y: np.ndarray) -> np.ndarray:
-    """The classes of ``y`` (two or more), or a clear error for any other target."""
-    # one type_of_target call (sklearn's check_classification_targets would make a
-    # second, ~0.2 ms: about as long as SMO on successive halving's small subsamples)
-    target = type_of_target(y, input_name="y", raise_unknown=True)
-    if target.startswith("continuous"):
-        raise ValueError(
-            f"Unknown label type: {target}. y looks like a regression target; "
-            "SMOClassifier needs discrete class labels."
-        )
-    if target not in ("binary", "multiclass"):
-        raise ValueError(
-            f"Unknown label type: {target}. SMOClassifier needs one label per sample "
-            "(a 1-D y of class labels), not a multilabel or multioutput target."
-        )
-    classes = np.unique(y)
-    if classes.shape[0] < 2:
-        raise ValueError(f"y holds one class only ({classes.tolist()}); an SVM needs two classes.")
-    return classes
-
-
-def _binary_classes(y: np.ndarray) -> np.ndarray:
-    """The two classes of ``y``, for the binary-only callers (``MDLSearch``), else a clear error."""
-    classes = _classes(y)
-    if classes.shape[0] != 2:
-        raise ValueError(
-            "Only binary classification is supported. y holds more than two classes; "
-            "wrap the estimator in sklearn.multiclass.OneVsRestClassifier."
-        )
-    return classes
 
 
 def _check_kernel_finite(X: np.ndarray, kernel: str, gamma: float) -> None:
@@ -99,7 +54,7 @@ def _problem_key(X: np.ndarray, y: np.ndarray, weight: np.ndarray, params: Solve
     return digest.hexdigest(), params.kernel, params.gamma, params.C
 
 
-class SMOClassifier(ClassifierMixin, BaseEstimator):
+class SMOClassifier(SVMClassifierBase):
     """SVM trained by SMO, optionally stopped early on validation data.
 
     With ``solver='fan'`` this is LIBSVM's algorithm without shrinking (same
@@ -207,17 +162,22 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
     stopping flags hold one value per pair, and ``estimators_`` the binary SVMs.
     """
 
+    # one-vs-one for more than two classes; classes_[0] is LIBSVM's internal +1
+    _multiclass = True
+    _positive_class = 0
+    _es_params = base.ES_PARAMS
+
     _parameter_constraints: dict = {
         **{
             name: SOLVER_CONSTRAINTS[name]
             for name in ("kernel", "C", "tol", "max_iter", "cache_size_mb")
         },
-        "gamma": [StrOptions({"scale", "auto"}), *SOLVER_CONSTRAINTS["gamma"]],
+        "gamma": base.GAMMA_CONSTRAINT,
         "early_stopping": ["boolean"],
         # checked in fit by the early-stopping rules (esmo.early_stopping), under these names
-        **dict.fromkeys(_ES_PARAMS, "no_validation"),
+        **dict.fromkeys(base.ES_PARAMS, "no_validation"),
         "es_evaluation": [StrOptions(set(EVALUATIONS))],
-        "validation_fraction": [Interval(Real, 0, 1, closed="neither")],
+        "validation_fraction": base.VALIDATION_FRACTION_CONSTRAINT,
         "solver": [StrOptions(set(_SOLVERS))],
         "random_state": ["random_state"],
         "class_weight": [dict, StrOptions({"balanced"}), None],
@@ -235,14 +195,14 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         tol: float = SolverParams.tol,
         max_iter: int = SolverParams.max_iter,
         early_stopping: bool = False,
-        n_iter_no_change: int = 10,
-        es_tol: float = 0.0,
-        validation_interval: int = 1,
-        es_metric: str = "accuracy",
-        restore_best: bool = False,
+        n_iter_no_change: int = base.N_ITER_NO_CHANGE,
+        es_tol: float = base.ES_TOL,
+        validation_interval: int = EarlyStopping.interval,
+        es_metric: str = EarlyStopping.metric,
+        restore_best: bool = EarlyStopping.restore_best,
         es_rule: str = EarlyStopping.rule,
         es_evaluation: str = "auto",
-        validation_fraction: float = 0.2,
+        validation_fraction: float = base.VALIDATION_FRACTION,
         solver: str = "fan",
         cache_size_mb: float = SolverParams.cache_size_mb,
         random_state: Any = None,
@@ -275,16 +235,6 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         self.decision_function_shape = decision_function_shape
         self.verbose = verbose
 
-    def _encode(self, y: np.ndarray, name: str) -> np.ndarray:
-        """Labels to LIBSVM's internal signs: +1 for ``classes_[0]``, -1 for ``classes_[1]``."""
-        unknown = ~np.isin(y, self.classes_)
-        if unknown.any():
-            raise ValueError(
-                f"{name} holds label(s) {np.unique(y[unknown])[:5].tolist()} not seen in y "
-                f"(classes {self.classes_.tolist()})."
-            )
-        return np.where(y == self.classes_[0], 1.0, -1.0)
-
     def fit(
         self,
         X: Any,
@@ -316,14 +266,13 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
         es = self._early_stopping_config()
         if check_input:
             X, y = validate_data(self, X, y, dtype=np.float64, order="C")
-            self.classes_ = _classes(y)
+            self._set_classes(y)
         else:
             self.n_features_in_ = X.shape[1]
             self.__dict__.pop("feature_names_in_", None)  # as validate_data does for an array
             self.classes_ = np.unique(y)
         self._check_solver_options(callback)
-        if (X_val is None) != (y_val is None):
-            raise ValueError("Pass both X_val and y_val, or neither.")
+        self._check_validation_pair(X_val, y_val)
         if self.classes_.shape[0] > 2:
             return self._fit_one_vs_one(X, y, sample_weight, X_val, y_val, callback)
         start = time.perf_counter()
@@ -335,7 +284,7 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
                 UserWarning,
                 stacklevel=2,
             )
-        y_int = self._encode(y, "y")
+        y_int = self._signs(y, "y")
         weight = self._point_weights(y, sample_weight)
         self.gamma_ = self._resolve_gamma(X)
         _check_kernel_finite(X, self.kernel, self.gamma_)
@@ -518,22 +467,6 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
             return SolverState(*(a.copy() for a in state))
         return warm_state(X, y, state.alpha, params, sample_weight=weight)
 
-    def _resolve_gamma(self, X: np.ndarray) -> float:
-        """The RBF width: SVC's 'scale' (``1 / (d var(X))``) and 'auto' (``1 / d``), or the number."""
-        if self.gamma == "scale":
-            with np.errstate(over="ignore"):
-                var = X.var()
-            if not np.isfinite(var):
-                raise ValueError(
-                    "gamma='scale' needs the variance of X, which overflows float64 (largest "
-                    f"|X| = {np.abs(X).max():.3g}); scale the features (e.g. MinMaxScaler) or "
-                    "pass a number as gamma."
-                )
-            return 1.0 / (X.shape[1] * var) if var > 0 else 1.0
-        if self.gamma == "auto":
-            return 1.0 / X.shape[1]
-        return float(self.gamma)
-
     def _validation_data(
         self,
         X: np.ndarray,
@@ -545,40 +478,11 @@ class SMOClassifier(ClassifierMixin, BaseEstimator):
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[np.ndarray, np.ndarray]]:
         """The training part (points, signs, weights) and ``(X_val, y_val)``: given, or split off."""
         if X_val is None:
-            X, X_val, y_int, y_val_int, weight, _ = train_test_split(
-                X,
-                y_int,
-                weight,
-                test_size=self.validation_fraction,
-                stratify=y_int,
-                random_state=self.random_state,
-            )
-            if np.all(y_int == y_int[0]):
-                raise ValueError(
-                    "The training part left after the validation split holds a single class; "
-                    "lower validation_fraction or pass X_val and y_val."
-                )
-            return X, y_int, weight, (X_val, y_val_int)
+            (X, y_int, weight), validation = self._split_validation(X, y_int, weight)
+            return X, y_int, weight, validation
         if check_input:
             X_val, y_val = self._check_validation_data(X_val, y_val)
-        return X, y_int, weight, (X_val, self._encode(y_val, "y_val"))
-
-    def _check_validation_data(self, X_val: Any, y_val: Any) -> tuple[np.ndarray, np.ndarray]:
-        """``X_val`` checked as ``X`` (features and their names), ``y_val`` one label per row."""
-        X_val = validate_data(self, X_val, dtype=np.float64, order="C", reset=False)
-        y_val = np.asarray(y_val)
-        if y_val.ndim != 1 or y_val.shape[0] != X_val.shape[0]:
-            raise ValueError(
-                f"y_val must be 1-D with one label per row of X_val ({X_val.shape[0]}), "
-                f"got shape {y_val.shape}."
-            )
-        return X_val, y_val
-
-    def _early_stopping_config(self) -> EarlyStopping:
-        """The early-stopping parameters as a configuration, checked by its rules under our names."""
-        fields = {field: [getattr(self, name)] for name, field in _ES_PARAMS.items()}
-        valid = validate_configurations(fields, labels={f: n for n, f in _ES_PARAMS.items()})
-        return EarlyStopping._checked(valid)
+        return X, y_int, weight, (X_val, self._signs(y_val, "y_val"))
 
     def _solve(
         self,

@@ -29,6 +29,10 @@ from esmo.solver.params import SolverParams
 from esmo.solver.result import SolverResult
 from esmo.solver.smo import run_smo, warm_state
 
+#: The iteration limit of every SMO fit of the gradient tuning (the protocol note's SMO
+#: settings; the workflow's ``gradient.smo.max_iter``): the package's default.
+INNER_MAX_ITER = 1_000_000
+
 
 def kernel_view(X: np.ndarray, h: Hyperparameters) -> tuple[np.ndarray, float]:
     """The features and width the Gaussian solver runs on.
@@ -89,8 +93,8 @@ def fit_fold(
     y_val: np.ndarray,
     h: Hyperparameters,
     *,
-    tol: float = 1e-3,
-    max_iter: int = 1_000_000,
+    tol: float = SolverParams.tol,
+    max_iter: int = INNER_MAX_ITER,
     warm_alpha: np.ndarray | None = None,
     early_stopping: EarlyStopping | None = None,
     kernel_dtype: type = np.float64,

@@ -13,9 +13,12 @@ from typing import Any
 
 import numpy as np
 
+from esmo.hypergradient.fold import INNER_MAX_ITER
 from esmo.hypergradient.objective import CrossValidationObjective, InnerSolve
 from esmo.hypergradient.space import Space
+from esmo.solver.params import SolverParams
 from esmo.solver.smo import blas_controller
+from esmo.solver.tracking import SMOOTHING_T
 
 #: The paper's grid: 15 values per axis, uniform in log2 (note, section 4).
 LOG2_C_GRID = np.linspace(-5.0, 15.0, 15)
@@ -29,9 +32,9 @@ def grid_search_cv(
     log2_C: Sequence[float] = LOG2_C_GRID,
     log2_gamma: Sequence[float] = LOG2_GAMMA_GRID,
     *,
-    tol: float = 1e-3,
-    max_iter: int = 1_000_000,
-    sharpness: float = 10.0,
+    tol: float = SolverParams.tol,
+    max_iter: int = INNER_MAX_ITER,
+    sharpness: float = SMOOTHING_T,
 ) -> dict[str, np.ndarray]:
     """Score every cell (C outer, gamma inner) on ``folds``; labels in {-1, +1}.
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from esmo.hypergradient.fold import kernel_view
+from esmo.hypergradient.fold import INNER_MAX_ITER, kernel_view
 from esmo.hypergradient.space import Hyperparameters
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SolverParams
@@ -49,8 +49,8 @@ def fit_svm(
     y: np.ndarray,
     params: Hyperparameters | Mapping[str, object],
     *,
-    tol: float = 1e-3,
-    max_iter: int = 1_000_000,
+    tol: float = SolverParams.tol,
+    max_iter: int = INNER_MAX_ITER,
     kernel_dtype: type = np.float64,
 ) -> KernelSVM:
     """Train on all of ``(X, y)`` (labels in {-1, +1}) at ``params``.

@@ -19,9 +19,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from esmo.early_stopping import EarlyStopping
-from esmo.hypergradient.fold import FoldFit, fit_fold, fold_gradient
+from esmo.hypergradient.fold import INNER_MAX_ITER, FoldFit, fit_fold, fold_gradient
 from esmo.hypergradient.space import Space
 from esmo.hypergradient.validation import hard_measures, smoothed_value
+from esmo.solver.params import SolverParams
+from esmo.solver.tracking import SMOOTHING_T
+
+#: The early-stopping metrics the solver computes with its own sigmoid (sharpness SMOOTHING_T).
+SMOOTHED_METRICS = frozenset({"smoothed_error", "f_measure"})
 
 #: How each fold's SMO is solved inside the tuning loop.
 INNER_SOLVES: tuple[str, ...] = ("exact", "early_stopped", "tol_schedule")
@@ -32,8 +37,8 @@ class InnerSolve:
     """How the tuning loop's SMO fits are run (see the module docstring)."""
 
     mode: str = "exact"
-    tol: float = 1e-3
-    max_iter: int = 1_000_000
+    tol: float = SolverParams.tol
+    max_iter: int = INNER_MAX_ITER
     early_stopping: EarlyStopping | None = None
     warm_start: bool = False
     kernel_dtype: type = np.float64
@@ -83,7 +88,7 @@ class CrossValidationObjective:
         *,
         objective: str = "error",
         sigmoid: str = "scaled",
-        sharpness: float = 10.0,
+        sharpness: float = SMOOTHING_T,
         negative_cost: float = 1.0,
         inner: InnerSolve | None = None,
     ) -> None:
@@ -91,6 +96,19 @@ class CrossValidationObjective:
         self.objective, self.sharpness, self.negative_cost = objective, sharpness, negative_cost
         self.sigmoid = sigmoid
         self.inner = inner or InnerSolve()
+        rule = self.inner.early_stopping
+        if (
+            self.inner.mode == "early_stopped"
+            and sigmoid == "scaled"
+            and rule is not None
+            and rule.metric in SMOOTHED_METRICS
+            and sharpness != SMOOTHING_T
+        ):
+            raise ValueError(
+                f"The inner early stopping reads the solver's {rule.metric} with sharpness "
+                f"{SMOOTHING_T} (esmo.solver.tracking.SMOOTHING_T), not this objective's "
+                f"{sharpness}; keep sharpness={SMOOTHING_T} or stop on another metric."
+            )
         self.n_evaluations = 0
         self._warm: list[np.ndarray | None] = [None] * len(self.folds)
 

@@ -17,13 +17,13 @@ from typing import Any
 
 import numpy as np
 from scipy.optimize import minimize
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.multiclass import check_classification_targets
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from esmo.early_stopping import EarlyStopping
+from esmo.estimators.base import SVMClassifierBase
+from esmo.hypergradient.fold import INNER_MAX_ITER
 from esmo.hypergradient.model import fit_svm
 from esmo.hypergradient.objective import (
     INNER_SOLVES,
@@ -33,7 +33,9 @@ from esmo.hypergradient.objective import (
 )
 from esmo.hypergradient.space import KERNELS, Space
 from esmo.hypergradient.validation import OBJECTIVES
+from esmo.solver.params import SolverParams
 from esmo.solver.smo import blas_controller
+from esmo.solver.tracking import SMOOTHING_T
 
 #: How the sigmoid is set: threshold 0 and scale t / sigma (direct), the threshold tuned as a
 #: hyperparameter (bias), or both fitted to each fold's outputs by Platt's likelihood (minimisation).
@@ -53,19 +55,7 @@ class _NonFinite(Exception):
     """An evaluation gave a NaN or infinite value or gradient."""
 
 
-def _signed_labels(y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    check_classification_targets(y)
-    classes = np.unique(y)
-    if classes.shape[0] != 2:
-        found = "only one class" if classes.shape[0] == 1 else f"{classes.shape[0]} classes"
-        raise ValueError(
-            f"Only binary classification is supported: GradientSearchCV tunes a binary SVM, and "
-            f"y holds {found} ({classes.tolist()[:5]})."
-        )
-    return classes, np.where(y == classes[1], 1.0, -1.0)
-
-
-class GradientSearchCV(ClassifierMixin, BaseEstimator):
+class GradientSearchCV(SVMClassifierBase):
     """Gradient-based tuning of C, gamma (or one gamma per feature), class bounds, margins and threshold.
 
     Parameters
@@ -93,7 +83,10 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
         The fixed folds; an int gives ``StratifiedKFold(cv, shuffle=True, random_state)``.
     max_fun, min_iter, rtol : the budget and the paper's stopping rule.
     sharpness : float
-        ``t`` in the sigmoid's scale ``theta_1 = t / sigma``.
+        ``t`` in the sigmoid's scale ``theta_1 = t / sigma``; by default the one
+        the solver's smoothed early-stopping objectives use
+        (:data:`esmo.solver.tracking.SMOOTHING_T`), which ``inner="early_stopped"``
+        on a smoothed metric requires.
     tol, max_iter : SMO's KKT tolerance and iteration limit for every fit.
     inner : {"exact", "early_stopped", "tol_schedule"}
         How the folds' SMO fits are solved (:mod:`esmo.hypergradient.objective`).
@@ -153,9 +146,9 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
         max_fun: int = 30,
         min_iter: int = 3,
         rtol: float = 1e-3,
-        sharpness: float = 10.0,
-        tol: float = 1e-3,
-        max_iter: int = 1_000_000,
+        sharpness: float = SMOOTHING_T,
+        tol: float = SolverParams.tol,
+        max_iter: int = INNER_MAX_ITER,
         inner: str = "exact",
         inner_early_stopping: EarlyStopping | None = None,
         warm_start: bool = False,
@@ -191,7 +184,8 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
                 "objective='nll' is the likelihood of Platt's fitted sigmoid: use it with "
                 "sigmoid='minimisation'."
             )
-        self.classes_, y_signed = _signed_labels(y)
+        self._set_classes(y)
+        y_signed = self._signs(y, "y")
         folds = self._folds(X, y_signed)
         space = Space(
             self.tune,
@@ -237,11 +231,6 @@ class GradientSearchCV(ClassifierMixin, BaseEstimator):
             self.model_ = fit_svm(X, y_signed, h, tol=self.tol, max_iter=self.max_iter)
             self.refit_seconds_ = time.process_time() - start
         return self
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
-        return tags
 
     def decision_function(self, X: Any) -> np.ndarray:
         """The refit model's ``o(x) - theta_0``: positive predicts ``classes_[1]``."""

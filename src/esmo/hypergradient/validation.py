@@ -19,6 +19,8 @@ import numpy as np
 from scipy.optimize import minimize
 from scipy.special import expit
 
+from esmo.solver.tracking import SMOOTHING_T
+
 #: The objectives, each minimised: the error rate, the weighted error rate, minus the
 #: F-measure, and (with Platt's fitted sigmoid) the mean negative log-likelihood.
 OBJECTIVES: tuple[str, ...] = ("error", "weighted_error", "f_measure", "nll")
@@ -148,7 +150,7 @@ def smoothed_value(
     objective: str = "error",
     sigmoid: str = "scaled",
     theta0: float = 0.0,
-    sharpness: float = 10.0,
+    sharpness: float = SMOOTHING_T,
     negative_cost: float = 1.0,
 ) -> SmoothedValue:
     """The smoothed objective over the folds (``outputs[k]``, ``labels[k]`` in {-1, +1}).

@@ -22,13 +22,14 @@ from numbers import Integral
 from typing import Any
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin, MetaEstimatorMixin, clone
+from sklearn.base import MetaEstimatorMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import ParameterGrid, ParameterSampler
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from esmo.estimators.smo_classifier import SMOClassifier, _binary_classes
+from esmo.estimators.base import SVMClassifierBase, resolve_gamma
+from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.mdl.description_length import (
     DEFAULT_SIGMA2,
     N_PARAMS_RULES,
@@ -55,6 +56,9 @@ def solver_base(estimator: SMOClassifier, X: np.ndarray) -> SolverParams:
     """The solver parameters a candidate starts from: the estimator's, gamma resolved."""
     if not isinstance(estimator, SMOClassifier):
         raise TypeError(f"estimator must be an SMOClassifier, got {type(estimator).__name__}")
+    # the refit of the best candidate fits the estimator itself: its parameters are checked first
+    estimator._validate_params()
+    estimator._early_stopping_config()
     if estimator.early_stopping:
         raise ValueError(
             "the estimator has early_stopping=True, which needs validation data; "
@@ -62,22 +66,17 @@ def solver_base(estimator: SMOClassifier, X: np.ndarray) -> SolverParams:
         )
     if estimator.solver != "fan":
         raise ValueError(f"MDLSearch fits with solver='fan', not {estimator.solver!r}")
-    gamma = estimator.gamma
-    if gamma == "scale":
-        gamma = 1.0 / (X.shape[1] * X.var()) if X.var() > 0 else 1.0
-    elif gamma == "auto":
-        gamma = 1.0 / X.shape[1]
     return SolverParams(
         kernel=estimator.kernel,
         C=estimator.C,
-        gamma=gamma,
+        gamma=resolve_gamma(estimator.gamma, X),
         tol=estimator.tol,
         max_iter=estimator.max_iter,
         cache_size_mb=estimator.cache_size_mb,
     )
 
 
-class MDLSearch(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
+class MDLSearch(MetaEstimatorMixin, SVMClassifierBase):
     """Minimum-description-length search over SMOClassifier hyperparameters (C, gamma, tol).
 
     Parameters
@@ -153,13 +152,13 @@ class MDLSearch(MetaEstimatorMixin, ClassifierMixin, BaseEstimator):
         self._validate_params()
         start = time.perf_counter()
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
-        self.classes_ = _binary_classes(y)
+        self._set_classes(y)
         estimator = SMOClassifier() if self.estimator is None else self.estimator
         base = solver_base(estimator, X)
         candidates = candidate_list(
             self.param_grid, self.param_distributions, self.n_iter, self.random_state
         )
-        y_pm = np.where(y == self.classes_[1], 1.0, -1.0)
+        y_pm = self._signs(y, "y")
         self.cv_results_, ablation_seconds = self._score_candidates(X, y_pm, candidates, base)
         dl = self.cv_results_["description_length"]
         if not np.isfinite(dl).any():

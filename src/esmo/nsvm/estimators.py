@@ -28,18 +28,17 @@ from typing import Any
 
 import numpy as np
 import torch
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 from torch import nn
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet, Metric
-from esmo.estimators.pegasos_classifier import label_signs
-from esmo.estimators.smo_classifier import _binary_classes
+from esmo.estimators.base import SVMClassifierBase
 from esmo.nsvm.losses import alignment, nsvm3_loss, rbf
 from esmo.nsvm.networks import FeatureMap, check_network_output
 from esmo.solver.pegasos import (
+    LAM,
     check_pegasos_configs,
     pegasos_check,
     record_objectives,
@@ -165,21 +164,17 @@ class _Part1Tracking:
         return bool(record_objectives(self.tr, t, objectives, np.nan, self.dummy_alpha))
 
 
-class _NSVM(ClassifierMixin, BaseEstimator):
+class _NSVM(SVMClassifierBase):
     """What the four algorithms share: inputs, the network, the optimiser, prediction, tracking."""
 
     _parameter_constraints: dict = dict(_COMMON_CONSTRAINTS)
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
         tags.non_deterministic = False
         return tags
 
     # -- set-up ---------------------------------------------------------------------------
-    def _signs(self, y: np.ndarray, name: str) -> np.ndarray:
-        return label_signs(y, self.classes_, name)
-
     def _tensor(self, X: np.ndarray) -> torch.Tensor:
         shape = tuple(self.input_shape) if self.input_shape is not None else (X.shape[1],)
         if int(np.prod(shape)) != X.shape[1]:
@@ -235,13 +230,9 @@ class _NSVM(ClassifierMixin, BaseEstimator):
         """Train on ``(X, y)``. ``(X_val, y_val)`` feed ``early_stopping``; ``(X_test, y_test)``,
         if given, are only scored at every check (for reports), never trained or stopped on."""
         self._validate_params()
-        if self.gamma > np.finfo(self.dtype).max:  # inf in the network's dtype: NaN kernels
-            raise ValueError(
-                f"gamma={self.gamma:g} overflows {self.dtype} (largest "
-                f"{np.finfo(self.dtype).max:.3g}); lower gamma or set dtype='float64'."
-            )
         X, y = validate_data(self, X, y, dtype=np.float64, order="C")
-        self.classes_ = _binary_classes(y)
+        self._resolve_gamma(X, self.dtype)  # inf in the network's dtype: NaN kernels
+        self._set_classes(y)
         ys = self._signs(y, "y")
         seed = check_random_state(self.random_state).randint(2**31 - 1)
         torch.manual_seed(seed)
@@ -252,12 +243,14 @@ class _NSVM(ClassifierMixin, BaseEstimator):
         if self.early_stopping is not None:
             if X_val is None or y_val is None:
                 raise ValueError("early_stopping needs X_val and y_val in fit.")
-            parts = [validate_data(self, X_val, dtype=np.float64, reset=False)]
-            yv = self._signs(np.asarray(y_val), "y_val")
+            X_val, y_val = self._check_validation_data(X_val, y_val)
+            parts = [X_val]
+            yv = self._signs(y_val, "y_val")
             yt = None
             if X_test is not None:
-                parts.append(validate_data(self, X_test, dtype=np.float64, reset=False))
-                yt = self._signs(np.asarray(y_test), "y_test")
+                X_test, y_test = self._check_validation_data(X_test, y_test, "test")
+                parts.append(X_test)
+                yt = self._signs(y_test, "y_test")
             eval_X = self._tensor(np.vstack(parts))
             tracking = _Tracking(self.early_stopping, yv, yt, X.shape[0], self._tracked_steps())
         opt = torch.optim.SGD(
@@ -398,7 +391,7 @@ class NSVM1Classifier(_NSVM):
         self,
         network: Any = None,
         input_shape: tuple | None = None,
-        lam: float = 1e-4,
+        lam: float = LAM,
         gamma: float = 1.0,
         n_steps: int = 80_000,
         lr: float = 1e-4,
@@ -487,7 +480,7 @@ class NSVM2Classifier(_PerPointNSVM):
         self,
         network: Any = None,
         input_shape: tuple | None = None,
-        lam: float = 1e-4,
+        lam: float = LAM,
         gamma: float = 1.0,
         n_steps: int = 70_000,
         lr: float = 1e-4,
@@ -567,7 +560,7 @@ class NSVM3Classifier(_PerPointNSVM):
         self,
         network: Any = None,
         input_shape: tuple | None = None,
-        lam: float = 1e-4,
+        lam: float = LAM,
         gamma: float = 1.0,
         n_steps: int = 4_600,
         batch_size: int = 16,
@@ -663,7 +656,7 @@ class NSVM4Classifier(_NSVM):
         self,
         network: Any = None,
         input_shape: tuple | None = None,
-        lam: float = 1e-4,
+        lam: float = LAM,
         gamma: float = 1.0,
         n_steps: int = 4_200,
         part2_steps: int = 33_500,
@@ -746,8 +739,9 @@ class NSVM4Classifier(_NSVM):
         X_val, y_val = self._eval_raw[:2]
         if X_val is None or y_val is None:
             raise ValueError("part1_early_stopping needs X_val and y_val in fit.")
-        X_val = self._tensor(validate_data(self, X_val, dtype=np.float64, reset=False))
-        y_val = torch.as_tensor(self._signs(np.asarray(y_val), "y_val"), dtype=X_val.dtype)
+        X_val, y_val = self._check_validation_data(X_val, y_val)
+        X_val = self._tensor(X_val)
+        y_val = torch.as_tensor(self._signs(y_val, "y_val"), dtype=X_val.dtype)
         return _Part1Tracking(self.part1_early_stopping, X_val, y_val, m, self.n_steps)
 
     def _part2(self, steps: int, X: torch.Tensor) -> None:
@@ -774,15 +768,16 @@ class NSVM4Classifier(_NSVM):
         configs = [spec] if isinstance(spec, EarlyStopping) else spec
 
         def features(A):
-            A = validate_data(self, A, dtype=np.float64, reset=False)
             return self._embed(self.feature_map_, self._tensor(A)).double().numpy()
 
+        X_val, y_val = self._check_validation_data(X_val, y_val)
         test = {}
         if X_test is not None:
-            test = {"X_test": features(X_test), "y_test": self._signs(np.asarray(y_test), "y_test")}
+            X_test, y_test = self._check_validation_data(X_test, y_test, "test")
+            test = {"X_test": features(X_test), "y_test": self._signs(y_test, "y_test")}
         start = time.perf_counter()
         sweep = sweep_pegasos(
-            self._Z, self._y, features(X_val), self._signs(np.asarray(y_val), "y_val"), configs,
+            self._Z, self._y, features(X_val), self._signs(y_val, "y_val"), configs,
             lam=self.lam, n_steps=self.part2_steps, gamma=self.gamma,
             random_state=self._pegasos_seed, **test,
         )  # fmt: skip

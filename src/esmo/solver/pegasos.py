@@ -51,6 +51,10 @@ from esmo.solver.tracking import (
 #: the early-stopping metrics Pegasos reads (validation accuracy, mean hinge loss)
 PEGASOS_METRICS = (ACCURACY, HINGE)
 
+#: The regularisation weight lam of the NSVM paper (Simon and Radons 2023): the
+#: default of ``PegasosClassifier`` (given neither lam nor C) and of the NSVM classifiers.
+LAM = 1e-4
+
 
 @dataclass(frozen=True)
 class PegasosResult:
@@ -77,7 +81,7 @@ def check_pegasos_parameters(lam: float, n_steps: int, gamma: float, kernel: str
     if not (isinstance(lam, int | float | np.floating) and 0 < lam < math.inf):
         raise ValueError(
             f"lam must be a positive finite number (the regularisation weight), got {lam!r}; "
-            "pass e.g. lam=1e-4, or C > 0 to use lam = 1/(C m)."
+            f"pass e.g. lam={LAM!r}, or C > 0 to use lam = 1/(C m)."
         )
     if isinstance(n_steps, bool) or not isinstance(n_steps, int | np.integer) or n_steps < 1:
         raise ValueError(f"n_steps (T) must be an integer >= 1, got {n_steps!r}.")

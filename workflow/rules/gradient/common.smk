@@ -13,6 +13,7 @@ from esmo.papers.gradient.data import ROLES as GRADIENT_ROLES
 from esmo.papers.gradient.data import input_files as gradient_input_files
 from esmo.papers.gradient.data import resolve_role
 from esmo.data.libsvm import SHAPE_CHECKED as LIBSVM_SHAPE_CHECKED
+from esmo.solver.tracking import SMOOTHING_T
 
 GRADIENT = config["gradient"]
 
@@ -25,9 +26,19 @@ def gradient_dataset(name):
 
 
 def gradient_config_problems(cfg):
-    """Checks JSON schema cannot express: the roles' datasets, one entry per dataset."""
+    """Checks JSON schema cannot express: the roles' datasets, one entry per dataset, the
+    sigmoid's sharpness the library's."""
     grad = cfg["gradient"]
     problems = []
+    # one t for the tuner's smoothed objective and the solver's smoothed early-stopping
+    # objectives (compiled with it; the inexact study's inner rule reads them)
+    if grad["tuner"]["sharpness"] != SMOOTHING_T:
+        problems.append(
+            f"gradient.tuner.sharpness = {grad['tuner']['sharpness']} differs from the "
+            f"sharpness {SMOOTHING_T} the solver's smoothed early-stopping objectives use "
+            "(esmo.solver.tracking.SMOOTHING_T, the inexact study's inner rule); set it to "
+            f"{SMOOTHING_T}"
+        )
     for role, name in grad["roles"].items():
         if name not in GRADIENT_ROLES.get(role, ()):
             problems.append(

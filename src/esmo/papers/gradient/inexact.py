@@ -28,6 +28,7 @@ from esmo.hypergradient.search import GradientSearchCV
 from esmo.hypergradient.space import Hyperparameters, Space
 from esmo.papers.thesis.hpo import THESIS_METHODS, run_hpo_methods
 from esmo.papers.thesis.scoring import score
+from esmo.solver.params import SolverParams
 from esmo.tuning.sampling import sample_svm_configs
 
 Folds = Sequence[tuple[np.ndarray, np.ndarray]]
@@ -59,7 +60,7 @@ def agreement_along_path(
     *,
     iteration_budgets: Sequence[int],
     early_stopping: Sequence[EarlyStopping],
-    tol: float = 1e-3,
+    tol: float = SolverParams.tol,
     max_fun: int = 30,
 ) -> list[dict[str, Any]]:
     """:func:`~esmo.hypergradient.inexact.gradient_agreement` at three points of exact Grad's path."""
@@ -114,7 +115,7 @@ def inner_solve_runs(
     folds: Folds,
     variants: Mapping[str, Mapping[str, Any]],
     *,
-    tol: float = 1e-3,
+    tol: float = SolverParams.tol,
     max_fun: int = 30,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Tune with each inner solve (``variants``: name -> GradientSearchCV settings, ``exact`` first).

@@ -97,8 +97,8 @@ def holdout_comparison(
     gammas: Sequence[float],
     *,
     n_folds: int = 4,
-    tol: float = 1e-3,
-    max_iter: int = -1,
+    tol: float = SolverParams.tol,
+    max_iter: int = SolverParams.max_iter,
     sigma2: str = "decision_var",
     n_params: str = "all_sv",
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -198,7 +198,7 @@ def e1_comparison(
     y_test: np.ndarray,
     configs: pd.DataFrame,
     *,
-    max_iter: int = -1,
+    max_iter: int = SolverParams.max_iter,
     sigma2: str = "decision_var",
     n_params: str = "all_sv",
 ) -> pd.DataFrame:

@@ -65,7 +65,7 @@ def stopping_outcomes(
     accuracy_rule: EarlyStopping,
     mdl_rules: Sequence[EarlyStopping],
     *,
-    max_iter: int = -1,
+    max_iter: int = SolverParams.max_iter,
 ) -> pd.DataFrame:
     """One row per configuration and method (see the module's docstring): stop and test accuracy.
 
@@ -115,7 +115,7 @@ def tracking_overhead(
     configs: pd.DataFrame,
     *,
     intervals: Sequence[int] = (1, 10),
-    max_iter: int = -1,
+    max_iter: int = SolverParams.max_iter,
     repeats: int = 3,
 ) -> pd.DataFrame:
     """Time per iteration of never-stopping early stopping on each objective, against none.

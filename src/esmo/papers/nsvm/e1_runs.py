@@ -22,6 +22,7 @@ import pandas as pd
 
 from esmo.early_stopping import EarlyStoppingSet
 from esmo.papers.thesis.scoring import REFERENCE_ES_ID
+from esmo.solver.params import SolverParams
 from esmo.solver.pegasos import sweep_pegasos
 from esmo.solver.sweep import SweepResult, sweep_early_stopping
 
@@ -55,8 +56,8 @@ def fold_table(
     seed: int,
     fold: int,
     rule: str,
-    max_iter: int = -1,
-    cache_size_mb: float = 1024.0,
+    max_iter: int = SolverParams.max_iter,
+    cache_size_mb: float = SolverParams.cache_size_mb,
 ) -> pd.DataFrame:
     """Both solvers on one fold: one row per solver, SVM configuration and ``es_id`` (-1: none).
 

@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from esmo.early_stopping import EarlyStopping
+from esmo.early_stopping import J_HIGH, EarlyStopping
 from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.papers.common.tables import require_columns
 from esmo.papers.thesis.scoring import random_search_outcome, score
@@ -64,26 +64,32 @@ _RULE_KEY = "rule"
 _CONFIG_COLUMNS = ("config_id", "C", "gamma", "tol")
 
 
+def es_config_of(rule: EarlyStopping) -> dict[str, Any]:
+    """``rule`` as an ``es_config`` mapping: ``patience``, ``es_tol``, ``interval``."""
+    return dict(zip(_ES_KEYS, (rule.patience, rule.tol, rule.interval), strict=True))
+
+
 def _check_es_config(es_config: Mapping[str, Any]) -> dict[str, Any]:
+    """SMOClassifier's early-stopping parameters of ``es_config``, checked by the rules of every
+    configuration (:func:`esmo.early_stopping.validate_configurations`)."""
     missing = [k for k in _ES_KEYS if k not in es_config]
     if missing:
         raise ValueError(
             f"es_config lacks {missing}; pass a mapping with keys {list(_ES_KEYS)}, e.g. "
-            "{'patience': 109, 'es_tol': 0.000229, 'interval': 1} for j_high"
+            f"{es_config_of(J_HIGH)} for j_high"
         )
-    patience, interval = es_config["patience"], es_config["interval"]
-    if int(patience) != patience or patience < 0:
-        raise ValueError(f"patience must be a non-negative integer, got {patience!r}")
-    if int(interval) != interval or interval < 1:
-        raise ValueError(f"interval must be a positive integer, got {interval!r}")
-    if not es_config["es_tol"] >= 0:
-        raise ValueError(f"es_tol must be >= 0, got {es_config['es_tol']!r}")
+    es = EarlyStopping(
+        patience=es_config["patience"],
+        tol=es_config["es_tol"],
+        interval=es_config["interval"],
+        rule=es_config.get(_RULE_KEY, EarlyStopping.rule),
+    )
     return {
         "early_stopping": True,
-        "n_iter_no_change": int(patience),
-        "es_tol": float(es_config["es_tol"]),
-        "validation_interval": int(interval),
-        "es_rule": str(es_config.get(_RULE_KEY, EarlyStopping.rule)),
+        "n_iter_no_change": es.patience,
+        "es_tol": es.tol,
+        "validation_interval": es.interval,
+        "es_rule": es.rule,
     }
 
 
