@@ -11,6 +11,7 @@ import pytest
 from conftest import MIRROR
 from sklearn.datasets import load_svmlight_file
 
+from esmo.data import download
 from esmo.data import libsvm as datasets
 from esmo.data.libsvm import (
     DatasetVerificationError,
@@ -162,8 +163,8 @@ def test_offline_error_names_the_mirror_option(tmp_path, monkeypatch):
         calls.append(url)
         raise urllib.error.URLError("Temporary failure in name resolution")
 
-    monkeypatch.setattr(datasets, "_download", offline)
-    monkeypatch.setattr(datasets.time, "sleep", lambda s: None)
+    monkeypatch.setattr(download, "_download", offline)
+    monkeypatch.setattr(download.time, "sleep", lambda s: None)
     with pytest.raises(DownloadError, match="mirror=") as info:
         fetch("a1a", tmp_path / "a1a", retries=3)
     assert calls == [datasets.DEFAULT_BASE_URL + "a1a"] * 3, "every retry hits the official URL"
@@ -173,7 +174,7 @@ def test_offline_error_names_the_mirror_option(tmp_path, monkeypatch):
 
 @needs_mirror
 def test_transient_failure_is_retried(tmp_path, monkeypatch):
-    real = datasets._download
+    real = download._download
     failures = iter([True, False])
 
     def flaky(url, target, timeout):
@@ -181,8 +182,8 @@ def test_transient_failure_is_retried(tmp_path, monkeypatch):
             raise TimeoutError("read timed out")
         real(url, target, timeout)
 
-    monkeypatch.setattr(datasets, "_download", flaky)
-    monkeypatch.setattr(datasets.time, "sleep", lambda s: None)
+    monkeypatch.setattr(download, "_download", flaky)
+    monkeypatch.setattr(download.time, "sleep", lambda s: None)
     fetch("fourclass", tmp_path / "fourclass", mirror=MIRROR.resolve().as_uri(), retries=2)
     assert (tmp_path / "fourclass").is_file()
 
