@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import urllib.error
 from pathlib import Path
 
 import numpy as np
@@ -154,22 +153,6 @@ def test_corrupt_file_is_rejected_and_not_left_behind(tmp_path, transform, messa
 def test_missing_file_in_mirror_folder(tmp_path):
     with pytest.raises(DownloadError, match="has no file 'w1a'"):
         fetch("w1a", tmp_path / "w1a", mirror=tmp_path)
-
-
-def test_offline_error_names_the_mirror_option(tmp_path, monkeypatch):
-    calls = []
-
-    def offline(url, target, timeout):
-        calls.append(url)
-        raise urllib.error.URLError("Temporary failure in name resolution")
-
-    monkeypatch.setattr(download, "_download", offline)
-    monkeypatch.setattr(download.time, "sleep", lambda s: None)
-    with pytest.raises(DownloadError, match="mirror=") as info:
-        fetch("a1a", tmp_path / "a1a", retries=3)
-    assert calls == [datasets.DEFAULT_BASE_URL + "a1a"] * 3, "every retry hits the official URL"
-    assert "after 3 attempts" in str(info.value)
-    assert os.listdir(tmp_path) == []
 
 
 @needs_mirror

@@ -224,7 +224,7 @@ def test_mnist_fetches_through_it(tmp_path, recorded):
     assert len(recorded) == 4
 
 
-# -- MNIST through it: atomic, and its error names its mirror option ----------------------
+# -- atomic, and each source's error names its mirror option ----------------------------
 
 
 def test_mnist_corrupt_mirror_file_leaves_nothing(tmp_path):
@@ -237,18 +237,32 @@ def test_mnist_corrupt_mirror_file_leaves_nothing(tmp_path):
     assert _left_in(tmp_path / "out") == []
 
 
-def test_mnist_offline_error_names_the_mirror_option(tmp_path, monkeypatch):
+@pytest.fixture
+def offline(monkeypatch):
+    """Every download fails as on a machine without network; the URLs tried."""
     calls = []
 
-    def offline(url, target, timeout):
+    def refuse(url, target, timeout):
         calls.append(url)
         raise urllib.error.URLError("Temporary failure in name resolution")
 
-    monkeypatch.setattr(download, "_download", offline)
+    monkeypatch.setattr(download, "_download", refuse)
+    return calls
+
+
+def test_libsvm_offline_error_names_the_mirror_option(tmp_path, offline):
+    with pytest.raises(DownloadError, match="mirror=") as info:
+        libsvm.fetch("a1a", tmp_path / "a1a", retries=3)
+    assert offline == [libsvm.DEFAULT_BASE_URL + "a1a"] * 3, "every retry hits the official URL"
+    assert "after 3 attempts" in str(info.value)
+    assert os.listdir(tmp_path) == []
+
+
+def test_mnist_offline_error_names_the_mirror_option(tmp_path, offline):
     with pytest.raises(DownloadError, match="nsvm.mnist.mirror") as info:
         mnist.fetch(tmp_path / "out", base_urls=["https://a.example/", "https://b.example/"])
     assert isinstance(info.value, OSError)  # as before: callers catching OSError still do
-    assert len(calls) == 2 * 3, "each of the 3 attempts tries both base URLs"
+    assert len(offline) == 2 * 3, "each of the 3 attempts tries both base URLs"
     assert "../shared/datasets/mnist" in str(info.value)
     assert _left_in(tmp_path / "out") == []
     with pytest.raises(DownloadError, match="nsvm.mnist.mirror"):
