@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import urllib.error
 from pathlib import Path
 
 import numpy as np
@@ -11,6 +10,7 @@ import pytest
 from conftest import MIRROR
 from sklearn.datasets import load_svmlight_file
 
+from esmo.data import download
 from esmo.data import libsvm as datasets
 from esmo.data.libsvm import (
     DatasetVerificationError,
@@ -155,25 +155,9 @@ def test_missing_file_in_mirror_folder(tmp_path):
         fetch("w1a", tmp_path / "w1a", mirror=tmp_path)
 
 
-def test_offline_error_names_the_mirror_option(tmp_path, monkeypatch):
-    calls = []
-
-    def offline(url, target, timeout):
-        calls.append(url)
-        raise urllib.error.URLError("Temporary failure in name resolution")
-
-    monkeypatch.setattr(datasets, "_download", offline)
-    monkeypatch.setattr(datasets.time, "sleep", lambda s: None)
-    with pytest.raises(DownloadError, match="mirror=") as info:
-        fetch("a1a", tmp_path / "a1a", retries=3)
-    assert calls == [datasets.DEFAULT_BASE_URL + "a1a"] * 3, "every retry hits the official URL"
-    assert "after 3 attempts" in str(info.value)
-    assert os.listdir(tmp_path) == []
-
-
 @needs_mirror
 def test_transient_failure_is_retried(tmp_path, monkeypatch):
-    real = datasets._download
+    real = download._download
     failures = iter([True, False])
 
     def flaky(url, target, timeout):
@@ -181,8 +165,8 @@ def test_transient_failure_is_retried(tmp_path, monkeypatch):
             raise TimeoutError("read timed out")
         real(url, target, timeout)
 
-    monkeypatch.setattr(datasets, "_download", flaky)
-    monkeypatch.setattr(datasets.time, "sleep", lambda s: None)
+    monkeypatch.setattr(download, "_download", flaky)
+    monkeypatch.setattr(download.time, "sleep", lambda s: None)
     fetch("fourclass", tmp_path / "fourclass", mirror=MIRROR.resolve().as_uri(), retries=2)
     assert (tmp_path / "fourclass").is_file()
 

@@ -12,10 +12,10 @@ from sklearn.datasets import load_breast_cancer
 from sklearn.preprocessing import MinMaxScaler
 from sklearn.svm import SVC
 
+from esmo.tuning.halving import stratified_rows
 from esmo.tuning.search import (
     TRIAL_COLUMNS,
     HalvingRound,
-    _stratified_subsample,
     random_search,
     successive_halving,
     successive_halving_schedule,
@@ -74,10 +74,10 @@ def parts():
 
 def test_schedule_k8():
     assert successive_halving_schedule(8, 800) == [
-        HalvingRound(0, 8, 100),
-        HalvingRound(1, 4, 200),
-        HalvingRound(2, 2, 400),
-        HalvingRound(3, 1, 800),
+        HalvingRound(8, 100),
+        HalvingRound(4, 200),
+        HalvingRound(2, 400),
+        HalvingRound(1, 800),
     ]
 
 
@@ -85,7 +85,7 @@ def test_schedule_k100_floors_odd_rounds():
     rounds = successive_halving_schedule(100, 1000)
     assert len(rounds) == math.floor(math.log2(100)) + 1 == 7
     assert [r.n_candidates for r in rounds] == [100, 50, 25, 12, 6, 3, 1]
-    assert [r.n_samples for r in rounds] == [10, 20, 40, 83, 166, 333, 1000]
+    assert [r.n_rows for r in rounds] == [10, 20, 40, 83, 166, 333, 1000]
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 7, 31, 64, 100, 400])
@@ -93,11 +93,10 @@ def test_schedule_invariants(k):
     n_train = 5000
     rounds = successive_halving_schedule(k, n_train)
     assert len(rounds) == math.floor(math.log2(k)) + 1
-    assert [r.round for r in rounds] == list(range(len(rounds)))
     for t, r in enumerate(rounds):
         assert r.n_candidates == math.floor(k / 2**t)
-        assert r.n_samples == math.floor(n_train / r.n_candidates)
-    assert rounds[-1].n_candidates == 1 and rounds[-1].n_samples == n_train
+        assert r.n_rows == math.floor(n_train / r.n_candidates)
+    assert rounds[-1].n_candidates == 1 and rounds[-1].n_rows == n_train
 
 
 @pytest.mark.parametrize(
@@ -241,7 +240,7 @@ def test_subsamples_are_stratified_with_two_per_class():
 
 def test_stratified_subsample_is_a_subset_without_repeats():
     y = np.array([1] * 30 + [-1] * 70)
-    idx = _stratified_subsample(y, 20, np.random.RandomState(0))
+    idx = stratified_rows(y, 20, np.random.RandomState(0), draw="resample")
     assert idx.size == 20 and np.unique(idx).size == 20
     assert np.count_nonzero(y[idx] == 1) == 6
 

@@ -3,8 +3,9 @@
 Downloads are verified by content, not bytes (protocol §1): the official files
 and their mirrors differ in line endings and trailing spaces, so a file is
 accepted when its parsed arrays have the expected shape, class counts and
-digest. A fetch writes to a temporary file and moves it into place only after
-verification, so a failed or corrupt download never looks like a valid output.
+digest. A fetch goes through :func:`esmo.data.download.fetch_verified`: it
+writes to a temporary file and moves it into place only after verification, so
+a failed or corrupt download never looks like a valid output.
 """
 
 from __future__ import annotations
@@ -12,13 +13,8 @@ from __future__ import annotations
 import bz2
 import hashlib
 import os
-import shutil
-import tempfile
-import time
-import urllib.error
 import urllib.parse
-import urllib.request
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,11 +22,11 @@ import numpy as np
 from sklearn.datasets import load_svmlight_file
 from sklearn.preprocessing import MinMaxScaler
 
+from esmo.data import download
+from esmo.data.download import DatasetVerificationError, DownloadError, is_url
+
 #: The LIBSVM binary-classification data page, where the official files live.
 DEFAULT_BASE_URL = "https://www.csie.ntu.edu.tw/~cjlin/libsvmtools/datasets/binary/"
-
-#: Schemes that make ``mirror`` a URL rather than a local folder.
-_URL_SCHEMES = ("http", "https", "ftp", "file")
 
 
 @dataclass(frozen=True)
@@ -154,14 +150,6 @@ REGISTRY: dict[str, DatasetSpec] = {
 THESIS_DATASETS: tuple[str, ...] = tuple(name for name in REGISTRY if not name.endswith(".t"))
 
 
-class DatasetVerificationError(ValueError):
-    """A parsed dataset differs from its registry entry."""
-
-
-class DownloadError(OSError):
-    """A dataset could not be fetched from its URL or mirror."""
-
-
 def get_spec(name: str) -> DatasetSpec:
     """The registry entry of ``name``, with a clear error for unknown names."""
     try:
@@ -253,24 +241,15 @@ def verify(X: np.ndarray, y: np.ndarray, name: str) -> None:
         )
 
 
-def _is_url(location: str) -> bool:
-    return urllib.parse.urlparse(location).scheme in _URL_SCHEMES
-
-
 def source_location(
     name: str, *, mirror: str | os.PathLike[str] | None = None, base_url: str = DEFAULT_BASE_URL
 ) -> str:
     """Where ``name`` is fetched from: the mirror (folder or URL) if given, else ``base_url``."""
     filename = get_spec(name).filename
     root = os.fspath(mirror) if mirror is not None else base_url
-    if _is_url(root):
+    if is_url(root):
         return root.rstrip("/") + "/" + urllib.parse.quote(filename)
     return os.path.join(root, filename)
-
-
-def _download(url: str, target: Path, timeout: float) -> None:
-    with urllib.request.urlopen(url, timeout=timeout) as response, open(target, "wb") as out:
-        shutil.copyfileobj(response, out)
 
 
 def fetch(
@@ -289,80 +268,22 @@ def fetch(
     failures and corrupt transfers are retried ``retries`` times with
     exponential backoff. ``dest`` appears only once the file has been verified.
     """
-    if retries < 1:
-        raise ValueError(f"retries must be >= 1, got {retries}")
     spec = get_spec(name)
-    dest = Path(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
     source = source_location(name, mirror=mirror, base_url=base_url)
-    if not _is_url(source) and not os.path.isfile(source):
+    if not is_url(source) and not os.path.isfile(source):
         raise DownloadError(
             f"mirror folder {os.fspath(mirror)!r} has no file {spec.filename!r} "
             f"(looked for {source}); the mirror must hold the LIBSVM files under their "
             "official names."
         )
-    return fetch_verified(
+    return download.fetch_verified(
         source,
         dest,
         lambda tmp: verify(*load(tmp, name), name),
         retries=retries,
         timeout=timeout,
-        files="the LIBSVM files",
-        example="../shared/datasets/libsvm",
+        hint=download.mirror_hint("the LIBSVM files", "../shared/datasets/libsvm"),
     )
-
-
-def fetch_verified(
-    source: str,
-    dest: Path,
-    check: Callable[[Path], None],
-    *,
-    retries: int,
-    timeout: float,
-    files: str,
-    example: str,
-) -> Path:
-    """Copy or download ``source`` into a temporary file beside ``dest``, ``check`` it, move it.
-
-    ``check`` raises :class:`DatasetVerificationError` for a wrong file (it may
-    rewrite the temporary file, e.g. to extract an archive member). A URL is
-    tried ``retries`` times with exponential backoff; a local copy once. The
-    errors name the mirror option (``files`` it must hold, an ``example`` folder).
-    """
-    remote = _is_url(source)
-    attempts = retries if remote else 1
-    last_error: Exception | None = None
-    for attempt in range(attempts):
-        if attempt:
-            time.sleep(min(2.0**attempt, 30.0))
-        fd, tmp_name = tempfile.mkstemp(prefix=f".{dest.name}.", suffix=".part", dir=dest.parent)
-        os.close(fd)
-        tmp = Path(tmp_name)
-        try:
-            if remote:
-                _download(source, tmp, timeout)
-            else:
-                shutil.copyfile(source, tmp)
-            check(tmp)
-            os.replace(tmp, dest)
-            return dest
-        except (urllib.error.URLError, TimeoutError, ConnectionError) as exc:
-            last_error = exc
-        except DatasetVerificationError as exc:
-            if not remote:
-                raise DatasetVerificationError(f"{source}: {exc}") from exc
-            last_error = exc
-        finally:
-            tmp.unlink(missing_ok=True)
-    if isinstance(last_error, DatasetVerificationError):
-        raise DatasetVerificationError(
-            f"{source} failed verification {attempts} times: {last_error}"
-        ) from last_error
-    raise DownloadError(
-        f"could not download {source} after {attempts} attempts ({last_error}). If this "
-        f"machine is offline, fetch from a mirror instead: pass mirror= a folder or base URL "
-        f"holding {files} (e.g. mirror='{example}')."
-    ) from last_error
 
 
 def minmax_normalise(X: np.ndarray, *, fit: np.ndarray | None = None) -> np.ndarray:
@@ -483,11 +404,9 @@ def fetch_shape_checked(
     its results are reported: no digest could be taken offline).
     """
     spec = get_shape_checked(name)
-    dest = Path(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
     basename = spec.url_path.rsplit("/", 1)[-1]
     root = os.fspath(mirror) if mirror is not None else base_url
-    if _is_url(root):
+    if is_url(root):
         source = root.rstrip("/") + "/" + (spec.url_path if mirror is None else basename)
     else:
         source = os.path.join(root, basename)
@@ -506,12 +425,13 @@ def fetch_shape_checked(
         tmp.write_bytes(data)
         verify_shape(*load_raw(tmp, spec), spec)
 
-    return fetch_verified(
+    return download.fetch_verified(
         source,
         dest,
         check,
         retries=retries,
         timeout=timeout,
-        files="the compressed LIBSVM files (ijcnn1.bz2, combined.bz2, ...)",
-        example="libsvm-bz2",
+        hint=download.mirror_hint(
+            "the compressed LIBSVM files (ijcnn1.bz2, combined.bz2, ...)", "libsvm-bz2"
+        ),
     )

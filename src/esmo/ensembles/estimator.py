@@ -43,10 +43,10 @@ from esmo.ensembles.grid import (
     cross_validated_search,
     halving_search,
     pick,
-    stratified_rows,
 )
 from esmo.estimators.base import SVMClassifierBase
 from esmo.solver.params import SOLVER_CONSTRAINTS, SolverParams
+from esmo.tuning.halving import stratified_rows
 
 #: Fewest rows of each class a grid-search fold or a share must hold.
 MIN_PER_CLASS = 2
@@ -254,7 +254,9 @@ class SVMEnsembleClassifier(SVMClassifierBase):
             labels, counts = np.unique(y[share], return_counts=True)
             if labels.size < 2 or counts.min() < 2 * MIN_PER_CLASS:
                 # a tiny share (protocol sec 4, fig 2's N = 100): draw it stratified instead
-                share = shares[b] = stratified_rows(y, share.size, rng, 2 * MIN_PER_CLASS)
+                share = shares[b] = stratified_rows(
+                    y, share.size, rng, min_per_class=2 * MIN_PER_CLASS, draw="rounded"
+                )
             yb = y[share]
             labels, counts = np.unique(yb, return_counts=True)
             if labels.size < 2 or counts.min() < 2 * MIN_PER_CLASS:

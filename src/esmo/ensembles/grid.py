@@ -27,6 +27,7 @@ from sklearn.exceptions import ConvergenceWarning
 from esmo.early_stopping import J_HIGH
 from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.solver.params import SolverParams
+from esmo.tuning.halving import HalvingRound, run_halving, stratified_rows
 
 #: The searches over the grid (protocol sec 7).
 GRID_SEARCHES = ("exhaustive", "early_stopped", "halving")
@@ -265,7 +266,7 @@ def cross_validated_search(
     return scores
 
 
-def halving_schedule(n_candidates: int, n_rows: int, min_samples: int) -> list[tuple[int, int]]:
+def halving_schedule(n_candidates: int, n_rows: int, min_samples: int) -> list[HalvingRound]:
     """Rounds ``(k_t, n_t)`` of successive halving: ``k_t = floor(k / 2^t) >= 2`` candidates.
 
     Round t trains ``k_t`` candidates on ``max(min_samples, round(n_rows / k_t))``
@@ -275,31 +276,11 @@ def halving_schedule(n_candidates: int, n_rows: int, min_samples: int) -> list[t
     rounds = []
     k = n_candidates
     while k >= 2:
-        rounds.append((k, int(min(n_rows, max(min_samples, np.floor(n_rows / k + 0.5))))))
+        rounds.append(
+            HalvingRound(k, int(min(n_rows, max(min_samples, np.floor(n_rows / k + 0.5)))))
+        )
         k //= 2
     return rounds
-
-
-def stratified_rows(
-    y: np.ndarray, n: int, rng: np.random.Generator, min_per_class: int = 2
-) -> np.ndarray:
-    """Sorted indices of ``n`` rows of ``y`` drawn without replacement, by class proportion.
-
-    Each class gets ``round(n * share)`` rows, at least ``min_per_class`` (if it
-    has them); the largest class gives up the excess.
-    """
-    if n >= y.size:
-        return np.arange(y.size)
-    classes, counts = np.unique(y, return_counts=True)
-    take = np.maximum(
-        np.minimum(np.floor(n * counts / y.size + 0.5), counts), np.minimum(counts, min_per_class)
-    ).astype(int)
-    take[np.argmax(counts)] -= take.sum() - n
-    chosen = [
-        rng.choice(np.flatnonzero(y == c), k, replace=False)
-        for c, k in zip(classes, take, strict=True)
-    ]
-    return np.sort(np.concatenate(chosen))
 
 
 def halving_search(
@@ -318,28 +299,28 @@ def halving_search(
     """Successive halving over the grid on one split; scores are each point's last-round accuracy.
 
     All candidates of a round share one stratified subsample of the training
-    rows; the best ``k_{t+1}`` go on (ties to the earlier grid point). A point's
-    score is its validation accuracy in the last round it ran, plus the round
-    number, so that the survivors of later rounds rank above all others.
+    rows (``rng`` draws it); the best ``k_{t+1}`` go on (ties to the earlier grid
+    point). A point's score is its validation accuracy in the last round it ran,
+    plus the round number, so that the survivors of later rounds rank above all
+    others; the caller picks among the best by its grid tie rule. The rounds run
+    in the one loop of :mod:`esmo.tuning.halving`.
     """
+
+    def fit_and_score(t: int, g: int, sub: np.ndarray) -> tuple[float, tuple]:
+        _, acc = log.fit(
+            settings.svm(*grid[g]), X[sub], y[sub], stage="search", subensemble=subensemble,
+            index=t, X_val=X[val], y_val=y[val],
+        )  # fmt: skip
+        return acc, log.records[-1]
+
+    run = run_halving(
+        range(len(grid)),
+        halving_schedule(len(grid), train.size, min_samples),
+        lambda n_rows: train[stratified_rows(y[train], n_rows, rng, draw="rounded")],
+        fit_and_score,
+        tie="first",
+    )
     scores = np.full(len(grid), -np.inf)
-    alive = np.arange(len(grid))
-    rounds = halving_schedule(len(grid), train.size, min_samples)
-    for t, (_, n_rows) in enumerate(rounds):
-        sub = train[stratified_rows(y[train], n_rows, rng)]
-        acc = np.empty(alive.size)
-        for i, g in enumerate(alive):
-            _, acc[i] = log.fit(
-                settings.svm(*grid[g]),
-                X[sub],
-                y[sub],
-                stage="search",
-                subensemble=subensemble,
-                index=t,
-                X_val=X[val],
-                y_val=y[val],
-            )
-        scores[alive] = t + acc
-        if t + 1 < len(rounds):
-            alive = np.sort(alive[np.argsort(-acc, kind="stable")[: rounds[t + 1][0]]])
+    for trial in run.trials:
+        scores[trial.candidate] = trial.round + trial.score
     return scores

@@ -23,11 +23,14 @@ k_t``, so the last round need not use the whole training part), subsamples
 without stratification (so a round can miss a class), breaks score ties
 towards later candidates, and neither exposes the per-fit ``n_iter_`` nor lets
 the early-stopping validation part be kept out of the sliced ``fit`` params by
-construction. The loop below is short, and says exactly what the thesis does.
+construction. The schedule below and the successive-halving loop both papers
+share (:func:`esmo.tuning.halving.run_halving`) are short, and say exactly
+what the thesis does.
 
 Within a round all candidates see the same stratified subsample (as in
 scikit-learn), so they differ only by configuration. Each subsample holds at
-least two samples of every class.
+least two samples of every class (:func:`esmo.tuning.halving.stratified_rows`,
+its ``"resample"`` draw).
 
 Timing: ``fit_seconds`` sums ``time.perf_counter`` around each ``fit`` only;
 predicting is not counted. JIT compilation is the caller's business: warm the
@@ -44,7 +47,9 @@ from typing import Any
 import numpy as np
 import pandas as pd
 from sklearn.metrics import accuracy_score
-from sklearn.utils import check_random_state, resample
+from sklearn.utils import check_random_state
+
+from esmo.tuning.halving import MIN_PER_CLASS, HalvingRound, run_halving, stratified_rows
 
 #: Columns of :attr:`SearchResult.trials`, one row per fit.
 TRIAL_COLUMNS = [
@@ -56,18 +61,6 @@ TRIAL_COLUMNS = [
     "n_iter",
     "stopped_early",
 ]
-
-#: Fewest training samples of each class a (sub)sample must hold.
-MIN_PER_CLASS = 2
-
-
-@dataclass(frozen=True)
-class HalvingRound:
-    """One round of successive halving: how many candidates, on how many samples."""
-
-    round: int
-    n_candidates: int
-    n_samples: int
 
 
 @dataclass
@@ -95,21 +88,19 @@ def successive_halving_schedule(
 ) -> list[HalvingRound]:
     """The rounds of eq. 2.21-2.22: ``floor(k / 2**t)`` candidates on ``floor(n / k_t)`` samples.
 
-    ``min_samples`` is the smallest subsample the first round may use (default:
-    two samples of each of two classes).
+    ``floor(log2 k) + 1`` rounds, down to one candidate on all ``n_train``
+    samples. ``min_samples`` is the smallest subsample the first round may use
+    (default: two samples of each of two classes).
     """
     for name, value in (("n_candidates", n_candidates), ("n_train", n_train)):
         if isinstance(value, bool) or not isinstance(value, int | np.integer) or value < 1:
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
-    n_rounds = int(n_candidates).bit_length()  # floor(log2 k) + 1, exact for integers
-    rounds = []
-    for t in range(n_rounds):
-        k_t = n_candidates >> t  # floor(k / 2**t)
-        rounds.append(HalvingRound(round=t, n_candidates=k_t, n_samples=n_train // k_t))
-    if rounds[0].n_samples < min_samples:
+    k = int(n_candidates)  # bit_length = floor(log2 k) + 1, k >> t = floor(k / 2**t)
+    rounds = [HalvingRound(k >> t, n_train // (k >> t)) for t in range(k.bit_length())]
+    if rounds[0].n_rows < min_samples:
         raise ValueError(
             f"n_train={n_train} is too small for {n_candidates} candidates: the first round "
-            f"would train on {rounds[0].n_samples} samples, fewer than {min_samples}; use "
+            f"would train on {rounds[0].n_rows} samples, fewer than {min_samples}; use "
             f"fewer candidates (at most {n_train // min_samples}) or more training data"
         )
     return rounds
@@ -234,41 +225,6 @@ def random_search(
     return _result(trials, best[1], best[0], best[2], X_test, y_test)
 
 
-def _stratified_subsample(
-    y: np.ndarray, n_samples: int, random_state: np.random.RandomState
-) -> np.ndarray:
-    """Sorted indices of a stratified subsample holding ``MIN_PER_CLASS`` of each class.
-
-    ``resample(stratify=...)`` allocates by class proportion, which can leave a
-    rare class with fewer than two members in a small subsample; such classes
-    are topped up with random unchosen members, replacing random members of the
-    largest class.
-    """
-    if n_samples >= y.size:
-        return np.arange(y.size)
-    chosen = resample(
-        np.arange(y.size),
-        replace=False,
-        n_samples=n_samples,
-        stratify=y,
-        random_state=random_state,
-    )
-    classes, counts = np.unique(y, return_counts=True)
-    taken = np.zeros(y.size, dtype=bool)
-    taken[chosen] = True
-    for label in classes:
-        missing = MIN_PER_CLASS - np.count_nonzero(taken & (y == label))
-        if missing <= 0:
-            continue
-        in_counts = np.array([np.count_nonzero(taken & (y == c)) for c in classes])
-        donor = classes[np.argmax(in_counts)]
-        add = random_state.choice(np.flatnonzero(~taken & (y == label)), missing, replace=False)
-        drop = random_state.choice(np.flatnonzero(taken & (y == donor)), missing, replace=False)
-        taken[add] = True
-        taken[drop] = False
-    return np.flatnonzero(taken)
-
-
 def successive_halving(
     make_estimator: Callable[[pd.Series], Any],
     configs: pd.DataFrame,
@@ -306,22 +262,19 @@ def successive_halving(
     )
     rng = check_random_state(random_state)
     fit_params = dict(fit_params or {})
-    trials: list[dict[str, Any]] = []
-    survivors = np.arange(len(configs))  # positions in configs, in configs order
-    for step in schedule:
-        subsample = _stratified_subsample(y_train, step.n_samples, rng)
-        X_sub, y_sub = _rows(X_train, subsample), y_train[subsample]
-        accuracies = []
-        for position in survivors:
-            estimator = make_estimator(configs.iloc[position])
-            record = _fit_and_validate(estimator, X_sub, y_sub, X_val, y_val, fit_params)
-            trials.append({"round": step.round, "config_id": ids[position], **record})
-            accuracies.append(record["val_accuracy"])
-        if step.round + 1 < len(schedule):
-            keep = schedule[step.round + 1].n_candidates
-            # stable sort on -accuracy: equal accuracies stay in configs order
-            ranked = survivors[np.argsort(-np.asarray(accuracies), kind="stable")]
-            survivors = np.sort(ranked[:keep])
-    # the last round trained one candidate, on the whole training part: the choice
-    chosen = estimator
-    return _result(trials, ids[survivors[0]], accuracies[0], chosen, X_test, y_test)
+    last: dict[int, Any] = {}  # the last round's fitted model: one candidate, all samples
+
+    def subsample(n_rows: int) -> tuple[Any, np.ndarray]:
+        rows = stratified_rows(y_train, n_rows, rng, draw="resample")
+        return _rows(X_train, rows), y_train[rows]
+
+    def fit_and_score(t: int, position: int, part: tuple[Any, np.ndarray]) -> tuple[float, dict]:
+        estimator = make_estimator(configs.iloc[position])
+        record = _fit_and_validate(estimator, *part, X_val, y_val, fit_params)
+        if t == len(schedule) - 1:
+            last[position] = estimator
+        return record["val_accuracy"], {"round": t, "config_id": ids[position], **record}
+
+    run = run_halving(range(len(configs)), schedule, subsample, fit_and_score, tie="first")
+    trials = [trial.cost for trial in run.trials]
+    return _result(trials, ids[run.winner], run.score, last[run.winner], X_test, y_test)
