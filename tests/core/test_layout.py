@@ -21,17 +21,19 @@ LAYERS: dict[str, int] = {
     "esmo.solver": 1,
     "esmo.data": 1,
     "esmo.estimators": 2,
+    # the search machinery (samplers, the halving engine, pruning) every method may use
     "esmo.tuning": 3,
-    "esmo.ensembles": 3,
-    "esmo.mdl": 3,
-    "esmo.hypergradient": 3,
-    "esmo.nsvm": 3,
-    "esmo.papers.common": 4,
-    "esmo.papers.thesis": 5,
-    "esmo.papers.mdl": 6,
-    "esmo.papers.nsvm": 6,
-    "esmo.papers.ensembles": 6,
-    "esmo.papers.gradient": 6,
+    # the method packages: each paper's method, for any user, independent of each other
+    "esmo.ensembles": 4,
+    "esmo.mdl": 4,
+    "esmo.hypergradient": 4,
+    "esmo.nsvm": 4,
+    "esmo.papers.common": 5,
+    "esmo.papers.thesis": 6,
+    "esmo.papers.mdl": 7,
+    "esmo.papers.nsvm": 7,
+    "esmo.papers.ensembles": 7,
+    "esmo.papers.gradient": 7,
 }
 
 
