@@ -61,7 +61,14 @@ from esmo.solver.rho import (
     rho_from_bounds,
     rho_from_free_list,
 )
-from esmo.solver.row_cache import build_kernel_rows, cached_slot, fill_slot, fresh_sums
+from esmo.solver.row_cache import (
+    ROWS_COMPUTED,
+    VALUES_COMPUTED,
+    build_kernel_rows,
+    cached_slot,
+    fill_slot,
+    fresh_sums,
+)
 from esmo.solver.state import (
     N_FREE,
     N_ITER,
@@ -169,7 +176,7 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
             if not is_check:
                 advance(tr, Ki_ev, Kj_ev, ci, cj)
             else:
-                counters[KERNEL_ROWS] = rows.clock[2]  # the cost a stop here records
+                counters[KERNEL_ROWS] = rows.clock[ROWS_COMPUTED]  # the cost a stop here records
                 scan, tacc = check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha)
                 # the steps that take the whole tracker are called here, not in check
                 # (its docstring says why)
@@ -237,7 +244,7 @@ def drive(
         reason = smo_loop(y, QD, upper, tol, stop_at, rows, tr, state, callback is not None)
         if reason == PAUSED and state.n_iter == tr.counters[NEXT_FRESH]:
             sums, n_values = users_sums(state.alpha)
-            kernel_rows = rows.clock[2]
+            kernel_rows = rows.clock[ROWS_COMPUTED]
             if fresh_check(tr, state.n_iter, sums, n_values, kernel_rows, y, state.G, state.alpha):
                 return EARLY_STOPPED
         if reason == PAUSED and callback is not None and callback(check_info(y, tr, state)):
@@ -339,8 +346,9 @@ def run_smo(
 
     loop_args = (y, kernel_diagonal(X, params.kernel), upper, params.tol)
     reason = drive(loop_args, rows, tr, state, limit, callback, max_time, users_sums)
-    kernel_values = int(rows.clock[3] + tr.counters[FRESH_VALUES])
-    result = _result(y, p, state, tr, configs, reason, (kernel_values, int(rows.clock[2])))
+    kernel_rows = int(rows.clock[ROWS_COMPUTED])
+    kernel_values = int(rows.clock[VALUES_COMPUTED] + tr.counters[FRESH_VALUES])
+    result = _result(y, p, state, tr, configs, reason, (kernel_values, kernel_rows))
     if not len(configs):
         return result, None
     predictions = None

@@ -30,7 +30,7 @@ import numpy as np
 from esmo.early_stopping import METRICS, RULES, EarlyStoppingSet
 from esmo.solver.compile import jit
 from esmo.solver.rho import calculate_rho
-from esmo.solver.row_cache import fresh_sums
+from esmo.solver.row_cache import ROWS_COMPUTED, fresh_sums
 
 # indices of Tracker.counters and Tracker.bars
 N_ACTIVE, NEXT_EVENT, NEXT_DEADLINE, LIMIT, N_INCREMENTAL, NEXT_FRESH = 0, 1, 2, 3, 4, 5
@@ -581,7 +581,7 @@ def fresh_check_in_loop(tr, rows, n_iter, rho, y, G, alpha):
     """
     tr.rho_now[0] = rho
     sums, n_values = fresh_sums(rows, alpha, y, y.shape[0], tr.y_eval.shape[0])
-    return fresh_check(tr, n_iter, sums, n_values, rows.clock[2], y, G, alpha)
+    return fresh_check(tr, n_iter, sums, n_values, rows.clock[ROWS_COMPUTED], y, G, alpha)
 
 
 #: How checks may read the decision values (``run_smo``'s ``evaluation``).
