@@ -16,6 +16,7 @@ from esmo.estimators.smo_classifier import _binary_classes
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import KERNELS
 from esmo.solver.pegasos import run_pegasos
+from esmo.solver.tracking import BEST_ITER
 
 _ES_PARAMS = {
     "n_iter_no_change": "patience",
@@ -173,8 +174,8 @@ class PegasosClassifier(ClassifierMixin, BaseEstimator):
             **validation,
         )
         alpha, n_steps = result.alpha, result.n_steps
-        if result.stopped_early and self.restore_best and tr.out_iter[0, 1] > 0:
-            alpha, n_steps = tr.best_alpha[0].copy(), int(tr.out_iter[0, 1])
+        if result.stopped_early and self.restore_best and tr.out_iter[0, BEST_ITER] > 0:
+            alpha, n_steps = tr.best_alpha[0].copy(), int(tr.out_iter[0, BEST_ITER])
         self.alpha_ = alpha
         self.n_steps_ = n_steps
         self.n_violations_ = result.n_violations

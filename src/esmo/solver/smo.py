@@ -79,6 +79,9 @@ from esmo.solver.state import (
     seeded_state,
 )
 from esmo.solver.tracking import (
+    BEST_ITER,
+    BEST_TEST_ACCURACY,
+    BEST_VAL_ACCURACY,
     FRESH_VALUES,
     INCREMENTAL,
     KERNEL_ROWS,
@@ -87,6 +90,10 @@ from esmo.solver.tracking import (
     NEXT_EVENT,
     NEXT_FRESH,
     NO_CONFIGS,
+    STOP_ITER,
+    STOP_KERNEL_ROWS,
+    TEST_ACCURACY,
+    VAL_ACCURACY,
     advance,
     check,
     fresh_check,
@@ -395,7 +402,7 @@ def _result(
     alpha, G, status = state.alpha.copy(), state.G, state.status
     rho = float(calculate_rho(y, G, status))
     objective = float(np.dot(alpha, G + p) / 2.0)
-    stopped_early = len(configs) > 0 and bool((tr.out_iter[:, 0] >= 0).all())
+    stopped_early = len(configs) > 0 and bool((tr.out_iter[:, STOP_ITER] >= 0).all())
     if len(configs) == 1 and configs.restore_best[0] and stopped_early:
         alpha, rho, objective = tr.best_alpha[0], float(tr.best_rho[0]), float("nan")
     return SolverResult(
@@ -416,16 +423,16 @@ def _result(
 def _tracking(tr: Any, configs: EarlyStoppingSet, predictions: np.ndarray | None) -> Tracking:
     """Every configuration's outcome, copied out of the tracker."""
     return Tracking(
-        stop_iter=tr.out_iter[:, 0].copy(),
-        val_accuracy=tr.out_acc[:, 0].copy(),
-        test_accuracy=tr.out_acc[:, 1].copy(),
-        best_iter=tr.out_iter[:, 1].copy(),
-        best_val_accuracy=tr.out_acc[:, 2].copy(),
-        best_test_accuracy=tr.out_acc[:, 3].copy(),
+        stop_iter=tr.out_iter[:, STOP_ITER].copy(),
+        val_accuracy=tr.out_acc[:, VAL_ACCURACY].copy(),
+        test_accuracy=tr.out_acc[:, TEST_ACCURACY].copy(),
+        best_iter=tr.out_iter[:, BEST_ITER].copy(),
+        best_val_accuracy=tr.out_acc[:, BEST_VAL_ACCURACY].copy(),
+        best_test_accuracy=tr.out_acc[:, BEST_TEST_ACCURACY].copy(),
         best_alpha=tr.best_alpha,
         best_rho=tr.best_rho[configs.restore_best].copy(),
         eval_sums=tr.S,
-        stop_kernel_rows=tr.out_iter[:, 2].copy(),
+        stop_kernel_rows=tr.out_iter[:, STOP_KERNEL_ROWS].copy(),
         final_predictions=predictions,
     )
 
