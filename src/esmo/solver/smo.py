@@ -79,17 +79,22 @@ from esmo.solver.state import (
     seeded_state,
 )
 from esmo.solver.tracking import (
+    ACCURACY,
     BEST_ITER,
     BEST_TEST_ACCURACY,
     BEST_VAL_ACCURACY,
+    F_MEASURE,
     FRESH_VALUES,
+    HINGE,
     INCREMENTAL,
     KERNEL_ROWS,
+    MDL_LOGISTIC,
     N_ACTIVE,
     N_INCREMENTAL,
     NEXT_EVENT,
     NEXT_FRESH,
     NO_CONFIGS,
+    SMOOTHED_ERROR,
     STOP_ITER,
     STOP_KERNEL_ROWS,
     TEST_ACCURACY,
@@ -270,8 +275,16 @@ def check_info(y: np.ndarray, tr: Any, state: SolverState) -> CheckInfo:
     yG = -y * state.G
     up = np.where(y > 0, state.status != UPPER, state.status != LOWER)
     low = np.where(y > 0, state.status != LOWER, state.status != UPPER)
-    objectives = (float(v) for v in tr.last[: len(METRICS)])  # users' metrics not shown
-    return CheckInfo(state.n_iter, *objectives, gap=float(yG[up].max() - yG[low].min()))
+    last = tr.last  # by metric code; users' metrics not shown
+    return CheckInfo(
+        state.n_iter,
+        val_accuracy=float(last[ACCURACY]),
+        val_hinge=float(last[HINGE]),
+        dl_per_point=float(last[MDL_LOGISTIC]),
+        val_smoothed_error=float(last[SMOOTHED_ERROR]),
+        val_f_measure=float(last[F_MEASURE]),
+        gap=float(yG[up].max() - yG[low].min()),
+    )
 
 
 def run_smo(

@@ -29,7 +29,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from esmo.early_stopping import METRICS, RULES, EarlyStoppingSet
+from esmo.early_stopping import METRIC_CODES, METRICS, RULES, EarlyStoppingSet
 from esmo.solver.compile import jit
 from esmo.solver.rho import calculate_rho
 from esmo.solver.row_cache import ROWS_COMPUTED, fresh_sums
@@ -85,9 +85,14 @@ SCHEDULE_INTERVAL = 0
 SCHEDULE_PHASE = 1
 #: How a configuration's checks read the decision values (Tracker.n_using's columns).
 INCREMENTAL, FRESH = 0, 1
-# the built-in metric codes (indices into esmo.early_stopping.METRICS); users' Metric
-# objects come after them (EarlyStoppingSet.custom_metrics), read at fresh checks only
-ACCURACY, HINGE, MDL_LOGISTIC, SMOOTHED_ERROR, F_MEASURE = 0, 1, 2, 3, 4
+# the built-in metric codes, from the table esmo.early_stopping.BUILT_IN_METRICS (module-level
+# ints: numba compiles last[HINGE] with the code as a constant); users' Metric objects come
+# after them (EarlyStoppingSet.custom_metrics), read at fresh checks only
+ACCURACY = METRIC_CODES["accuracy"]
+HINGE = METRIC_CODES["hinge"]
+MDL_LOGISTIC = METRIC_CODES["mdl_logistic"]
+SMOOTHED_ERROR = METRIC_CODES["smoothed_error"]
+F_MEASURE = METRIC_CODES["f_measure"]
 N_BUILT_IN = len(METRICS)
 # the default rule's code (an index into esmo.early_stopping.RULES); the other is "text"
 PUBLISHED = RULES.index("published")
