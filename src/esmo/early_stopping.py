@@ -9,19 +9,62 @@ configuration tables of the workflow, are validated by one function,
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 import numpy as np
 
-#: The objectives a configuration can read; a metric's code is its index. Accuracy, hinge
-#: and the gradient-tuning paper's sigmoid-smoothed error and F-measure are read on the
-#: validation data; ``mdl_logistic``, the logistic description length of the MDL paper
+
+class BuiltInMetric(NamedTuple):
+    """A built-in objective: its name, the code the compiled tracker files its value under, its direction."""
+
+    name: str
+    code: int
+    higher_is_better: bool
+
+
+#: The objectives a configuration can read: the one place a built-in metric's name, code
+#: and direction are declared (:data:`METRICS`, :data:`METRIC_CODES`, the direction of
+#: :attr:`EarlyStoppingSet.higher_is_better` and the codes the compiled tracker reads,
+#: ``esmo.solver.tracking.ACCURACY`` ..., all derive from it). Accuracy, hinge and the
+#: gradient-tuning paper's sigmoid-smoothed error and F-measure are read on the validation
+#: data; ``mdl_logistic``, the logistic description length of the MDL paper
 #: (docs/mdl-protocol.md section 7), on the training data alone, from the
 #: gradient the solver keeps: no validation data, no kernel values.
-METRICS: tuple[str, ...] = ("accuracy", "hinge", "mdl_logistic", "smoothed_error", "f_measure")
-_CODES = {name: code for code, name in enumerate(METRICS)}
+BUILT_IN_METRICS: tuple[BuiltInMetric, ...] = (
+    BuiltInMetric("accuracy", 0, higher_is_better=True),
+    BuiltInMetric("hinge", 1, higher_is_better=False),
+    BuiltInMetric("mdl_logistic", 2, higher_is_better=False),
+    BuiltInMetric("smoothed_error", 3, higher_is_better=False),
+    BuiltInMetric("f_measure", 4, higher_is_better=True),
+)
+
+
+def _by_code(table: Sequence[BuiltInMetric]) -> tuple[BuiltInMetric, ...]:
+    """The table in code order, once its codes are checked to be 0..n-1 and its names distinct.
+
+    The compiled tracker keeps one value per code in arrays of ``n`` entries, and a
+    user's :class:`Metric` takes the codes from ``n`` on, so the codes must fill 0..n-1.
+    """
+    ordered = tuple(sorted(table, key=lambda m: m.code))
+    codes, names = [m.code for m in ordered], [m.name for m in ordered]
+    if codes != list(range(len(ordered))) or len(set(names)) != len(names):
+        raise ValueError(
+            f"The built-in metrics need distinct names and the codes 0..{len(ordered) - 1}, "
+            f"got codes {codes} for names {names}."
+        )
+    return ordered
+
+
+_BY_CODE = _by_code(BUILT_IN_METRICS)
+#: The built-in metrics' names; a metric's code is its index.
+METRICS: tuple[str, ...] = tuple(m.name for m in _BY_CODE)
+#: A built-in metric's code, by name.
+METRIC_CODES: Mapping[str, int] = MappingProxyType({m.name: m.code for m in _BY_CODE})
+#: Per built-in metric, in code order, whether it improves upwards.
+_HIGHER_IS_BETTER: tuple[bool, ...] = tuple(m.higher_is_better for m in _BY_CODE)
 #: The built-in metric that needs no validation data.
 TRAINING_METRICS: frozenset[str] = frozenset({"mdl_logistic"})
 
@@ -60,7 +103,7 @@ class Metric:
                 f"Metric {self.name!r}: function must be callable (f_val, y_val) -> float, "
                 f"got {type(self.function).__name__}."
             )
-        if self.name in _CODES:
+        if self.name in METRIC_CODES:
             raise ValueError(
                 f"Metric name {self.name!r} is a built-in metric's; pass the string "
                 f"{self.name!r} instead, or choose another name."
@@ -171,7 +214,7 @@ class EarlyStoppingSet:
     @property
     def needs_validation(self) -> bool:
         """Whether some configuration reads validation data (all metrics but mdl_logistic)."""
-        return bool((self.metric != _CODES["mdl_logistic"]).any())
+        return bool((self.metric != METRIC_CODES["mdl_logistic"]).any())
 
     @property
     def higher_is_better(self) -> np.ndarray:
@@ -236,7 +279,7 @@ class EarlyStoppingSet:
             column("patience", 0),
             column("es_tol", 0.0),
             column("interval", 1),
-            column("metric", METRICS[0]),
+            column("metric", "accuracy"),
             column("restore_best", False),
             rule=column("rule", RULES[0]),
         )
@@ -252,10 +295,6 @@ def _single_set(config: EarlyStopping) -> EarlyStoppingSet:
     step writes a set's arrays, so sharing one is safe.
     """
     return EarlyStoppingSet._of_checked([config])
-
-
-#: Per built-in metric, in METRICS order, whether it improves upwards.
-_HIGHER_IS_BETTER = (True, False, False, False, True)
 
 
 def _metric_codes(
@@ -274,7 +313,7 @@ def _metric_codes(
                 custom.append(m)
             codes[k] = len(METRICS) + custom.index(m)
         else:
-            codes[k] = _CODES.get(str(m), -1)
+            codes[k] = METRIC_CODES.get(str(m), -1)
     return codes, tuple(custom)
 
 

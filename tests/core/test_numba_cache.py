@@ -83,7 +83,7 @@ def _make_packages(root: Path) -> None:
     shutil.copy(solver_compile.__file__, root / "guarded" / "compile.py")
 
 
-def _run(root: Path, cache_dir: Path) -> dict:
+def _run(root: Path, cache_dir: Path, packages: tuple[str, ...] = ("guarded", "plain")) -> dict:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(root)
     env["NUMBA_CACHE_DIR"] = str(cache_dir)
@@ -92,7 +92,7 @@ def _run(root: Path, cache_dir: Path) -> dict:
     env.pop("NUMBA_DISABLE_JIT", None)
     env.pop("NUMBA_CACHE_LOCATOR_CLASSES", None)
     done = subprocess.run(
-        [sys.executable, "-c", DRIVER, "guarded", "plain"],
+        [sys.executable, "-c", DRIVER, *packages],
         env=env,
         capture_output=True,
         text=True,
@@ -170,4 +170,78 @@ def test_digest_covers_every_module(tmp_path):
     before = solver_compile.source_digest(tmp_path)
     (tmp_path / "b.py").write_text("x = 2\n")
     assert solver_compile.source_digest(tmp_path) != before
-    assert solver_compile.SOURCE_DIGEST == solver_compile.source_digest(solver_compile.PACKAGE_DIR)
+    (tmp_path / "c.py").write_text("y = 1\n")
+    outside = solver_compile.source_digest(tmp_path / "a.py", [tmp_path / "c.py"])
+    (tmp_path / "c.py").write_text("y = 2\n")
+    assert solver_compile.source_digest(tmp_path / "a.py", [tmp_path / "c.py"]) != outside
+    expected = solver_compile.source_digest(
+        solver_compile.PACKAGE_DIR, solver_compile.IMPORTED_SOURCES
+    )
+    assert solver_compile.SOURCE_DIGEST == expected
+
+
+# a caller that reads a module-level int from a module outside its folder, as the
+# tracker reads the metric codes of esmo/early_stopping.py
+CONSTANT_CALLER = """\
+from {decorator_import}
+from outer.constants import VALUE
+
+@{decorator}
+def doubled():
+    return 2 * VALUE
+"""
+
+
+def test_edit_to_a_constant_imported_from_outside_the_folder_invalidates_cached_caller(tmp_path):
+    """numba compiles the constant into the caller: the module it comes from keys the cache too."""
+    root, cache_dir = tmp_path / "src", tmp_path / "numba_cache"
+    outer = root / "outer"
+    outer.mkdir(parents=True)
+    (outer / "__init__.py").write_text("")
+    (outer / "constants.py").write_text("VALUE = 1\n")
+    for package, (decorator_import, decorator) in DECORATORS.items():
+        (outer / package).mkdir()
+        (outer / package / "__init__.py").write_text("")
+        (outer / package / "caller.py").write_text(
+            CONSTANT_CALLER.format(
+                decorator_import=decorator_import.format(package=f"outer.{package}"),
+                decorator=decorator,
+            )
+        )
+    shutil.copy(solver_compile.__file__, outer / "guarded" / "compile.py")
+    packages = ("outer.guarded", "outer.plain")
+
+    first = _run(root, cache_dir, packages)
+    assert first["outer.guarded"] == first["outer.plain"] == {"result": 2, "hits": 0, "misses": 1}
+    (outer / "constants.py").write_text("VALUE = 5\n")
+    second = _run(root, cache_dir, packages)
+    # the oracle: numba's cache=True runs the caller compiled with the old constant
+    assert second["outer.plain"] == {"result": 2, "hits": 1, "misses": 0}
+    assert second["outer.guarded"] == {"result": 10, "hits": 0, "misses": 1}
+
+
+def test_imported_sources_follow_every_import_form_within_the_top_package(tmp_path):
+    """Absolute, ``from package import module``, relative, and onwards from a found module;
+    modules inside the folder and outside the top package are not listed."""
+    top = tmp_path / "top"
+    for folder in (top, top / "sub", top / "sub" / "inner"):
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / "__init__.py").write_text("")
+    modules = {
+        "top/a.py": "import top.b\n",
+        "top/b.py": "",
+        "top/c.py": "from . import d\n",
+        "top/d.py": "",
+        "top/e.py": "",
+        "top/unused.py": "",
+        "top/sub/inner/one.py": (
+            "import os\nimport numpy\nfrom top.a import x\nfrom top import c\n"
+            "from ...e import y\nfrom . import two\n"
+        ),
+        "top/sub/inner/two.py": "",
+    }
+    for name, text in modules.items():
+        (tmp_path / name).write_text(text)
+    found = solver_compile.imported_sources(top / "sub" / "inner", "top.sub.inner")
+    names = [path.relative_to(tmp_path.resolve()).as_posix() for path in found]
+    assert names == ["top/__init__.py", "top/a.py", "top/b.py", "top/c.py", "top/d.py", "top/e.py"]

@@ -8,6 +8,7 @@ import pytest
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators.pegasos_classifier import PegasosClassifier
 from esmo.solver.pegasos import draw_indices, pegasos_decision, run_pegasos, sweep_pegasos
+from esmo.solver.tracking import BEST_ITER, TEST_ACCURACY, VAL_ACCURACY
 
 
 def algorithm_1(X, y, lam, gamma, indices):
@@ -80,9 +81,9 @@ def test_sweep_equals_separate_early_stopped_runs(problem):
         assert one.stopped_early == sweep.stopped_early[c]
         assert one.n_violations == sweep.stop_kernel_rows[c]  # one kernel row per violation
         if one.stopped_early:
-            assert tr.out_acc[0, 0] == sweep.val_accuracy[c]
-            assert tr.out_acc[0, 1] == sweep.test_accuracy[c]
-            assert tr.out_iter[0, 1] == sweep.best_iter[c]
+            assert tr.out_acc[0, VAL_ACCURACY] == sweep.val_accuracy[c]
+            assert tr.out_acc[0, TEST_ACCURACY] == sweep.test_accuracy[c]
+            assert tr.out_iter[0, BEST_ITER] == sweep.best_iter[c]
         # the stopped run's model is the full run's at that step (the path is unchanged)
         prefix, _ = run_pegasos(
             X,

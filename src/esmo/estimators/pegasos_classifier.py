@@ -15,6 +15,7 @@ from esmo.estimators.base import SVMClassifierBase
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import KERNELS, SolverParams
 from esmo.solver.pegasos import LAM, run_pegasos
+from esmo.solver.tracking import BEST_ITER
 
 
 class PegasosClassifier(SVMClassifierBase):
@@ -132,8 +133,8 @@ class PegasosClassifier(SVMClassifierBase):
             **validation,
         )
         alpha, n_steps = result.alpha, result.n_steps
-        if result.stopped_early and self.restore_best and tr.out_iter[0, 1] > 0:
-            alpha, n_steps = tr.best_alpha[0].copy(), int(tr.out_iter[0, 1])
+        if result.stopped_early and self.restore_best and tr.out_iter[0, BEST_ITER] > 0:
+            alpha, n_steps = tr.best_alpha[0].copy(), int(tr.out_iter[0, BEST_ITER])
         self.alpha_ = alpha
         self.n_steps_ = n_steps
         self.n_violations_ = result.n_violations

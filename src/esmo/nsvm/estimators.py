@@ -48,7 +48,7 @@ from esmo.solver.pegasos import (
     tracked_outcomes,
 )
 from esmo.solver.sweep import SweepResult
-from esmo.solver.tracking import NEXT_EVENT, make_tracker
+from esmo.solver.tracking import NEXT_EVENT, STOP_ITER, make_tracker
 
 _DTYPES = {"float32": torch.float32, "float64": torch.float64}
 _CHUNK = 1024  # rows per forward pass when embedding many points
@@ -722,7 +722,7 @@ class NSVM4Classifier(_NSVM):
             ):
                 steps = t
                 break
-        self.part1_stopped_early_ = part1 is not None and bool(part1.tr.out_iter[0, 0] >= 0)
+        self.part1_stopped_early_ = part1 is not None and bool(part1.tr.out_iter[0, STOP_ITER] >= 0)
         self.part1_alignment_ = part1.alignments if part1 is not None else {}
         F.eval()
         self.part1_seconds_ = time.perf_counter() - start

@@ -4,11 +4,13 @@ numba's ``cache=True`` stamps each function's cache index with its own module's
 source file only, so a function compiled together with callees from other
 modules keeps their old machine code after those modules change (numba issue
 #1833). :func:`jit` is ``numba.njit`` with a cache whose stamp is a SHA-256 of
-every ``*.py`` file in this folder, read once at import: editing any of them
-invalidates every cached function of the package, and an unchanged package
-loads from the cache as before. The files go where numba puts them:
-``NUMBA_CACHE_DIR`` if set, else the ``__pycache__`` next to the module, else
-numba's user-wide cache folder.
+every ``*.py`` file in this folder, and of the modules of the enclosing package
+that they import (:func:`imported_sources`: a compiled function reads an imported
+module-level number, such as a metric code from ``esmo/early_stopping.py``, as a
+constant), read once at import: editing any of them invalidates every cached
+function of the package, and an unchanged package loads from the cache as
+before. The files go where numba puts them: ``NUMBA_CACHE_DIR`` if set, else
+the ``__pycache__`` next to the module, else numba's user-wide cache folder.
 
 Use ``@jit`` or ``@jit(inline="always")`` (any ``numba.njit`` option but
 ``cache``) in every module of this folder. The folder is found from this file,
@@ -17,11 +19,12 @@ so a copy of it in another package caches that package the same way.
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import os
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -31,18 +34,64 @@ import numba
 PACKAGE_DIR = Path(__file__).resolve().parent
 
 
-def source_digest(folder: Path) -> str:
-    """SHA-256 of the names and contents of every ``*.py`` file under *folder*."""
+def source_digest(folder: Path, extra: Iterable[Path] = ()) -> str:
+    """SHA-256 of the names and contents of every ``*.py`` file under *folder*, then of *extra*."""
     digest = hashlib.sha256()
-    for path in sorted(folder.rglob("*.py")):
+    for path in [*sorted(folder.rglob("*.py")), *extra]:
         data = path.read_bytes()
-        digest.update(path.relative_to(folder).as_posix().encode() + b"\0")
+        digest.update(Path(os.path.relpath(path, folder)).as_posix().encode() + b"\0")
         digest.update(len(data).to_bytes(8, "little") + data)
     return digest.hexdigest()
 
 
+def imported_sources(folder: Path, package: str) -> list[Path]:
+    """Files of the modules outside *folder* that its files import, in *package*'s top package.
+
+    *package* is *folder*'s dotted name; imports are followed from module to module,
+    and only the modules named are read (not their parent packages' ``__init__``).
+    """
+    folder = folder.resolve()
+    top, root = package.split(".")[0], folder.parents[package.count(".")]
+    found: list[Path] = []
+    todo = sorted(folder.rglob("*.py"))
+    while todo:
+        path = todo.pop()
+        for name in _imported_names(path, root):
+            target = _module_file(root, name) if name.split(".")[0] == top else None
+            if target is not None and not target.is_relative_to(folder) and target not in found:
+                found.append(target)
+                todo.append(target)
+    return sorted(found)
+
+
+def _imported_names(path: Path, root: Path) -> list[str]:
+    """Dotted names *path* imports; ``from a import b`` gives ``a`` and ``a.b`` (b may be a module)."""
+    names = []
+    for node in ast.walk(ast.parse(path.read_bytes(), str(path))):
+        if isinstance(node, ast.Import):
+            names += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:  # relative: from the importing module's package up
+                here = path.parent.relative_to(root).parts
+                base = ".".join([*here[: len(here) - node.level + 1], *base.split(".")]).strip(".")
+            names += [base, *(f"{base}.{alias.name}" for alias in node.names)]
+    return names
+
+
+def _module_file(root: Path, name: str) -> Path | None:
+    """The source file of module *name* under *root*, if it is a file there."""
+    path = root.joinpath(*name.split("."))
+    for candidate in (path.with_suffix(".py"), path / "__init__.py"):
+        if candidate.is_file():
+            return candidate.resolve()
+    return None
+
+
+#: the modules outside this folder whose sources key the cache too
+IMPORTED_SOURCES = imported_sources(PACKAGE_DIR, __package__ or PACKAGE_DIR.name)
 #: the stamp every cache index of the package is saved with and checked against
-SOURCE_DIGEST = source_digest(PACKAGE_DIR)
+SOURCE_DIGEST = source_digest(PACKAGE_DIR, IMPORTED_SOURCES)
 
 
 def _package_cache_class(stamp: str) -> type | None:

@@ -33,6 +33,9 @@ from esmo.solver.params import KERNELS
 from esmo.solver.sweep import SweepResult
 from esmo.solver.tracking import (
     ACCURACY,
+    BEST_ITER,
+    BEST_TEST_ACCURACY,
+    BEST_VAL_ACCURACY,
     HINGE,
     INCREMENTAL,
     KERNEL_ROWS,
@@ -40,6 +43,10 @@ from esmo.solver.tracking import (
     N_ACTIVE,
     NEXT_EVENT,
     NO_CONFIGS,
+    STOP_ITER,
+    STOP_KERNEL_ROWS,
+    TEST_ACCURACY,
+    VAL_ACCURACY,
     Tracker,
     check_bounds,
     make_tracker,
@@ -347,7 +354,7 @@ def tracked_outcomes(
     ``kernel_rows`` is the run's kernel rows by the end (Pegasos: one per violation; 0 for
     the NSVMs, whose kernel moves with the network).
     """
-    stopped = tr.out_iter[:, 0] >= 0
+    stopped = tr.out_iter[:, STOP_ITER] >= 0
     return SweepResult(
         reference={
             "n_iter": n_steps,
@@ -356,14 +363,14 @@ def tracked_outcomes(
             "test_accuracy": ref_test,
             "kernel_rows": kernel_rows,
         },
-        stop_iter=np.where(stopped, tr.out_iter[:, 0], n_steps),
+        stop_iter=np.where(stopped, tr.out_iter[:, STOP_ITER], n_steps),
         stopped_early=stopped,
-        val_accuracy=np.where(stopped, tr.out_acc[:, 0], ref_val),
-        test_accuracy=np.where(stopped, tr.out_acc[:, 1], ref_test),
-        best_iter=np.where(stopped, tr.out_iter[:, 1], n_steps),
-        best_val_accuracy=np.where(stopped, tr.out_acc[:, 2], ref_val),
-        best_test_accuracy=np.where(stopped, tr.out_acc[:, 3], ref_test),
+        val_accuracy=np.where(stopped, tr.out_acc[:, VAL_ACCURACY], ref_val),
+        test_accuracy=np.where(stopped, tr.out_acc[:, TEST_ACCURACY], ref_test),
+        best_iter=np.where(stopped, tr.out_iter[:, BEST_ITER], n_steps),
+        best_val_accuracy=np.where(stopped, tr.out_acc[:, BEST_VAL_ACCURACY], ref_val),
+        best_test_accuracy=np.where(stopped, tr.out_acc[:, BEST_TEST_ACCURACY], ref_test),
         best_alpha=tr.best_alpha,
         best_rho=np.zeros(tr.patience.shape[0]),
-        stop_kernel_rows=np.where(stopped, tr.out_iter[:, 2], kernel_rows),
+        stop_kernel_rows=np.where(stopped, tr.out_iter[:, STOP_KERNEL_ROWS], kernel_rows),
     )

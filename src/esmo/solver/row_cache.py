@@ -34,6 +34,21 @@ from esmo.solver.params import SolverParams
 # float64 temporary to ``_CHUNK_ROWS * n_cols`` doubles
 _CHUNK_ROWS = 512
 
+# slots of KernelRows.clock, the store's counters (module-level ints: numba compiles
+# clock[LRU_TICK] as clock[0])
+#: the use counter: one tick per row read, the stamp of a row's last use (the LRU order)
+LRU_TICK = 0
+#: row slots handed out so far (in order, before the first eviction)
+SLOTS_TAKEN = 1
+#: kernel rows the run has computed
+ROWS_COMPUTED = 2
+#: kernel values the run has computed in those rows
+VALUES_COMPUTED = 3
+#: slots of ``eval_values`` taken (:func:`fresh_sums`)
+EVAL_SLOTS_TAKEN = 4
+#: the length of ``clock``
+N_CLOCK_SLOTS = 5
+
 
 class KernelRows(NamedTuple):
     """Kernel rows of the training points against every column point, on demand.
@@ -47,11 +62,11 @@ class KernelRows(NamedTuple):
     ``i`` when ``slot_of[i] >= 0``. The solver fills a slot the first time it
     needs a row; with ``resident`` every row has a slot of its own, otherwise the
     least recently used (``stamp``) is evicted when all are taken. ``clock`` holds
-    the use counter that orders the eviction, the number of slots taken, the
-    rows computed, the kernel values computed (a row's columns are the
-    training points, plus the evaluation points while early stopping tracks them)
-    and the slots of ``eval_values`` taken. ``eval_values[eval_slot_of[k]]`` holds
-    point ``k``'s float64 kernel values at the evaluation points, for fresh checks.
+    the store's counters at the slots named above it (:data:`LRU_TICK` to
+    :data:`EVAL_SLOTS_TAKEN`); a row's kernel values are its columns, the
+    training points plus the evaluation points while early stopping tracks them.
+    ``eval_values[eval_slot_of[k]]`` holds point ``k``'s float64 kernel values at
+    the evaluation points, for fresh checks.
     """
 
     X_all: np.ndarray
@@ -109,10 +124,10 @@ def build_kernel_rows(
         start += b.shape[0]
     blas = np.dtype(dtype) == np.float64
     X_all = np.concatenate(blocks) if blas and len(blocks) > 1 else X_train
-    clock = np.zeros(5, dtype=np.int64)
+    clock = np.zeros(N_CLOCK_SLOTS, dtype=np.int64)
     width = n_cols if incremental else n
     if blas and n * width * itemsize <= budget:
-        clock[2], clock[3] = n, n * width
+        clock[ROWS_COMPUTED], clock[VALUES_COMPUTED] = n, n * width
         data = np.empty((n, width), dtype=dtype)
         row_blocks = blocks if incremental else blocks[:1]
         for start in range(0, n, _CHUNK_ROWS):
@@ -200,10 +215,10 @@ def cached_slot(rows, i):
     itself on a miss.
     """
     clock, slot_of, stamp = rows.clock, rows.slot_of, rows.stamp
-    clock[0] += 1
+    clock[LRU_TICK] += 1
     s = slot_of[i]
     if s >= 0:
-        stamp[s] = clock[0]
+        stamp[s] = clock[LRU_TICK]
     return s
 
 
@@ -216,17 +231,17 @@ def fill_slot(rows, i, n_cols):
     with :func:`~esmo.solver.kernels.sparse_dots`.
     """
     clock = rows.clock
-    if clock[1] < rows.owner.shape[0]:
-        s = clock[1]
-        clock[1] += 1
+    if clock[SLOTS_TAKEN] < rows.owner.shape[0]:
+        s = clock[SLOTS_TAKEN]
+        clock[SLOTS_TAKEN] += 1
     else:
         s = np.argmin(rows.stamp)  # the least recently used
         rows.slot_of[rows.owner[s]] = -1
-    clock[2] += 1
-    clock[3] += n_cols
+    clock[ROWS_COMPUTED] += 1
+    clock[VALUES_COMPUTED] += n_cols
     rows.owner[s] = i
     rows.slot_of[i] = s
-    rows.stamp[s] = clock[0]
+    rows.stamp[s] = clock[LRU_TICK]
     xi = rows.X_all[i]
     if rows.blas:
         dots = _blas_dots(rows.X_all, xi, rows.slot_of.shape[0], n_cols)
@@ -277,10 +292,10 @@ def fresh_sums(rows, alpha, y, n, m):
         else:
             values = _eval_values(rows, k, n, m)
             n_values += m
-            if clock[4] < store.shape[0]:
-                slot_of[k] = clock[4]
-                store[clock[4]] = values
-                clock[4] += 1
+            if clock[EVAL_SLOTS_TAKEN] < store.shape[0]:
+                slot_of[k] = clock[EVAL_SLOTS_TAKEN]
+                store[clock[EVAL_SLOTS_TAKEN]] = values
+                clock[EVAL_SLOTS_TAKEN] += 1
         c = alpha[k] * y[k]
         for v in range(m):
             sums[v] += c * values[v]

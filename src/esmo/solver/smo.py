@@ -61,7 +61,14 @@ from esmo.solver.rho import (
     rho_from_bounds,
     rho_from_free_list,
 )
-from esmo.solver.row_cache import build_kernel_rows, cached_slot, fill_slot, fresh_sums
+from esmo.solver.row_cache import (
+    ROWS_COMPUTED,
+    VALUES_COMPUTED,
+    build_kernel_rows,
+    cached_slot,
+    fill_slot,
+    fresh_sums,
+)
 from esmo.solver.state import (
     N_FREE,
     N_ITER,
@@ -72,14 +79,26 @@ from esmo.solver.state import (
     seeded_state,
 )
 from esmo.solver.tracking import (
+    ACCURACY,
+    BEST_ITER,
+    BEST_TEST_ACCURACY,
+    BEST_VAL_ACCURACY,
+    F_MEASURE,
     FRESH_VALUES,
+    HINGE,
     INCREMENTAL,
     KERNEL_ROWS,
+    MDL_LOGISTIC,
     N_ACTIVE,
     N_INCREMENTAL,
     NEXT_EVENT,
     NEXT_FRESH,
     NO_CONFIGS,
+    SMOOTHED_ERROR,
+    STOP_ITER,
+    STOP_KERNEL_ROWS,
+    TEST_ACCURACY,
+    VAL_ACCURACY,
     advance,
     check,
     fresh_check,
@@ -169,7 +188,7 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
             if not is_check:
                 advance(tr, Ki_ev, Kj_ev, ci, cj)
             else:
-                counters[KERNEL_ROWS] = rows.clock[2]  # the cost a stop here records
+                counters[KERNEL_ROWS] = rows.clock[ROWS_COMPUTED]  # the cost a stop here records
                 scan, tacc = check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha)
                 # the steps that take the whole tracker are called here, not in check
                 # (its docstring says why)
@@ -237,7 +256,7 @@ def drive(
         reason = smo_loop(y, QD, upper, tol, stop_at, rows, tr, state, callback is not None)
         if reason == PAUSED and state.n_iter == tr.counters[NEXT_FRESH]:
             sums, n_values = users_sums(state.alpha)
-            kernel_rows = rows.clock[2]
+            kernel_rows = rows.clock[ROWS_COMPUTED]
             if fresh_check(tr, state.n_iter, sums, n_values, kernel_rows, y, state.G, state.alpha):
                 return EARLY_STOPPED
         if reason == PAUSED and callback is not None and callback(check_info(y, tr, state)):
@@ -256,8 +275,16 @@ def check_info(y: np.ndarray, tr: Any, state: SolverState) -> CheckInfo:
     yG = -y * state.G
     up = np.where(y > 0, state.status != UPPER, state.status != LOWER)
     low = np.where(y > 0, state.status != LOWER, state.status != UPPER)
-    objectives = (float(v) for v in tr.last[: len(METRICS)])  # users' metrics not shown
-    return CheckInfo(state.n_iter, *objectives, gap=float(yG[up].max() - yG[low].min()))
+    last = tr.last  # by metric code; users' metrics not shown
+    return CheckInfo(
+        state.n_iter,
+        val_accuracy=float(last[ACCURACY]),
+        val_hinge=float(last[HINGE]),
+        dl_per_point=float(last[MDL_LOGISTIC]),
+        val_smoothed_error=float(last[SMOOTHED_ERROR]),
+        val_f_measure=float(last[F_MEASURE]),
+        gap=float(yG[up].max() - yG[low].min()),
+    )
 
 
 def run_smo(
@@ -339,8 +366,9 @@ def run_smo(
 
     loop_args = (y, kernel_diagonal(X, params.kernel), upper, params.tol)
     reason = drive(loop_args, rows, tr, state, limit, callback, max_time, users_sums)
-    kernel_values = int(rows.clock[3] + tr.counters[FRESH_VALUES])
-    result = _result(y, p, state, tr, configs, reason, (kernel_values, int(rows.clock[2])))
+    kernel_rows = int(rows.clock[ROWS_COMPUTED])
+    kernel_values = int(rows.clock[VALUES_COMPUTED] + tr.counters[FRESH_VALUES])
+    result = _result(y, p, state, tr, configs, reason, (kernel_values, kernel_rows))
     if not len(configs):
         return result, None
     predictions = None
@@ -387,7 +415,7 @@ def _result(
     alpha, G, status = state.alpha.copy(), state.G, state.status
     rho = float(calculate_rho(y, G, status))
     objective = float(np.dot(alpha, G + p) / 2.0)
-    stopped_early = len(configs) > 0 and bool((tr.out_iter[:, 0] >= 0).all())
+    stopped_early = len(configs) > 0 and bool((tr.out_iter[:, STOP_ITER] >= 0).all())
     if len(configs) == 1 and configs.restore_best[0] and stopped_early:
         alpha, rho, objective = tr.best_alpha[0], float(tr.best_rho[0]), float("nan")
     return SolverResult(
@@ -408,16 +436,16 @@ def _result(
 def _tracking(tr: Any, configs: EarlyStoppingSet, predictions: np.ndarray | None) -> Tracking:
     """Every configuration's outcome, copied out of the tracker."""
     return Tracking(
-        stop_iter=tr.out_iter[:, 0].copy(),
-        val_accuracy=tr.out_acc[:, 0].copy(),
-        test_accuracy=tr.out_acc[:, 1].copy(),
-        best_iter=tr.out_iter[:, 1].copy(),
-        best_val_accuracy=tr.out_acc[:, 2].copy(),
-        best_test_accuracy=tr.out_acc[:, 3].copy(),
+        stop_iter=tr.out_iter[:, STOP_ITER].copy(),
+        val_accuracy=tr.out_acc[:, VAL_ACCURACY].copy(),
+        test_accuracy=tr.out_acc[:, TEST_ACCURACY].copy(),
+        best_iter=tr.out_iter[:, BEST_ITER].copy(),
+        best_val_accuracy=tr.out_acc[:, BEST_VAL_ACCURACY].copy(),
+        best_test_accuracy=tr.out_acc[:, BEST_TEST_ACCURACY].copy(),
         best_alpha=tr.best_alpha,
         best_rho=tr.best_rho[configs.restore_best].copy(),
         eval_sums=tr.S,
-        stop_kernel_rows=tr.out_iter[:, 2].copy(),
+        stop_kernel_rows=tr.out_iter[:, STOP_KERNEL_ROWS].copy(),
         final_predictions=predictions,
     )
 

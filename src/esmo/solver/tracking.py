@@ -18,7 +18,9 @@ the validation objective and ``O(1)`` state-machine work: the configurations
 are read only when one can improve or reach its deadline (:func:`check_bounds`).
 
 The state is a :class:`Tracker` of arrays, so the compiled loop passes it as one
-argument; its scalars live in ``counters`` and ``bars`` at the indices below.
+argument; its scalars live in ``counters`` and each configuration's outcome in
+``out_iter`` and ``out_acc``, at the slots named below, and its per-metric values
+(``bars``, ``last``) at the metric codes.
 """
 
 from __future__ import annotations
@@ -27,23 +29,70 @@ from typing import NamedTuple
 
 import numpy as np
 
-from esmo.early_stopping import METRICS, RULES, EarlyStoppingSet
+from esmo.early_stopping import METRIC_CODES, METRICS, RULES, EarlyStoppingSet
 from esmo.solver.compile import jit
 from esmo.solver.rho import calculate_rho
-from esmo.solver.row_cache import fresh_sums
+from esmo.solver.row_cache import ROWS_COMPUTED, fresh_sums
 
-# indices of Tracker.counters and Tracker.bars
-N_ACTIVE, NEXT_EVENT, NEXT_DEADLINE, LIMIT, N_INCREMENTAL, NEXT_FRESH = 0, 1, 2, 3, 4, 5
-#: Tracker.counters index: the kernel rows the run had computed when the current check
-#: began (set by the loop before each check; a stop records it as its cost)
+# slots of Tracker.counters, the tracker's scalars (module-level ints: numba compiles
+# counters[LIMIT] as counters[3])
+#: configurations still running
+N_ACTIVE = 0
+#: the iteration of the next incremental check
+NEXT_EVENT = 1
+#: the earliest deadline of a running incremental configuration (:func:`check_bounds`)
+NEXT_DEADLINE = 2
+#: ``max_iter + 1``, an iteration no run reaches: the deadline of none
+LIMIT = 3
+#: running configurations tracked incrementally
+N_INCREMENTAL = 4
+#: the iteration of the next fresh check (-1: none)
+NEXT_FRESH = 5
+#: the kernel rows the run had computed when the current check began (set by the loop
+#: before each check; a stop records it as its cost)
 KERNEL_ROWS = 6
-#: Tracker.counters index: the kernel values fresh checks have computed (:func:`fresh_check_in_loop`)
+#: the kernel values fresh checks have computed (:func:`fresh_check_in_loop`)
 FRESH_VALUES = 7
+#: the length of ``counters``
+N_COUNTERS = 8
+
+# columns of Tracker.out_iter, per configuration
+#: the iteration it stopped at (-1: it has not stopped)
+STOP_ITER = 0
+#: the iteration of its best check (its start when no check improved)
+BEST_ITER = 1
+#: the kernel rows the run had computed by its stop
+STOP_KERNEL_ROWS = 2
+#: the length of an ``out_iter`` row
+N_OUT_ITER = 3
+
+# columns of Tracker.out_acc, per configuration (the fields of Tracking they fill)
+#: the validation accuracy at its stop (NaN: it has not stopped)
+VAL_ACCURACY = 0
+#: the test accuracy at its stop (NaN: it has not stopped)
+TEST_ACCURACY = 1
+#: the validation accuracy at its best check (at its start when no check improved)
+BEST_VAL_ACCURACY = 2
+#: the test accuracy at its best check (at its start when no check improved)
+BEST_TEST_ACCURACY = 3
+#: the length of an ``out_acc`` row
+N_OUT_ACC = 4
+
+# columns of Tracker.schedules (:func:`_layout` writes each row as (interval, phase))
+#: a check schedule's interval r
+SCHEDULE_INTERVAL = 0
+#: its phase: its checks fall on the iterations n = phase (mod r)
+SCHEDULE_PHASE = 1
 #: How a configuration's checks read the decision values (Tracker.n_using's columns).
 INCREMENTAL, FRESH = 0, 1
-# the built-in metric codes (indices into esmo.early_stopping.METRICS); users' Metric
-# objects come after them (EarlyStoppingSet.custom_metrics), read at fresh checks only
-ACCURACY, HINGE, MDL_LOGISTIC, SMOOTHED_ERROR, F_MEASURE = 0, 1, 2, 3, 4
+# the built-in metric codes, from the table esmo.early_stopping.BUILT_IN_METRICS (module-level
+# ints: numba compiles last[HINGE] with the code as a constant); users' Metric objects come
+# after them (EarlyStoppingSet.custom_metrics), read at fresh checks only
+ACCURACY = METRIC_CODES["accuracy"]
+HINGE = METRIC_CODES["hinge"]
+MDL_LOGISTIC = METRIC_CODES["mdl_logistic"]
+SMOOTHED_ERROR = METRIC_CODES["smoothed_error"]
+F_MEASURE = METRIC_CODES["f_measure"]
 N_BUILT_IN = len(METRICS)
 # the default rule's code (an index into esmo.early_stopping.RULES); the other is "text"
 PUBLISHED = RULES.index("published")
@@ -56,10 +105,11 @@ SMOOTHING_T = 10.0
 class Tracker(NamedTuple):
     """Configurations, evaluation data and state of the tracked early-stopping state machines.
 
-    ``out_iter[c] = (stop_iter, best_iter, kernel rows computed by the stop)``,
-    ``out_acc[c] = (val, test, best_val, best_test)``; ``last`` holds the last
-    check's validation accuracy, hinge loss and description length per training
-    point (NaN where no configuration reads it), for the per-check hook. ``linear_term`` is the dual's ``p``,
+    ``out_iter[c]`` holds configuration ``c``'s iterations (:data:`STOP_ITER`,
+    :data:`BEST_ITER`, :data:`STOP_KERNEL_ROWS`), ``out_acc[c]`` its accuracies
+    (:data:`VAL_ACCURACY` to :data:`BEST_TEST_ACCURACY`); ``last[code]`` holds the
+    last check's value of each metric (NaN where no configuration reads it), for
+    the per-check hook. ``linear_term`` is the dual's ``p``,
     which the description length needs to read ``f`` off the gradient. ``best_alpha[keep_row[c]]`` and ``best_rho[c]`` hold the best
     iterate of every configuration with ``keep_row[c] >= 0`` (``restore_best``).
     Configuration ``c`` checks at the iterations ``n`` with ``n % interval[c] ==
@@ -135,6 +185,9 @@ def _new_tracker(
     n = linear_term.shape[0]
     layout = _layout(configs)
     schedules, higher = layout["schedules"], layout["higher"]
+    counters = np.zeros(N_COUNTERS, dtype=np.int64)
+    counters[N_ACTIVE] = k
+    counters[NEXT_FRESH] = -1
     return Tracker(
         y_eval=y_eval,
         positive=y_eval > 0.0,
@@ -154,11 +207,11 @@ def _new_tracker(
         schedules=schedules,
         schedule=layout["schedule"],
         n_using=np.zeros((schedules.shape[0], 2), dtype=np.int64),
-        out_iter=np.empty((k, 3), dtype=np.int64),
-        out_acc=np.empty((k, 4)),
+        out_iter=np.empty((k, N_OUT_ITER), dtype=np.int64),
+        out_acc=np.empty((k, N_OUT_ACC)),
         best_alpha=np.zeros((layout["n_restore"], n)),
         best_rho=np.zeros(k),
-        counters=np.array([k, 0, 0, 0, 0, -1, 0, 0], dtype=np.int64),
+        counters=counters,
         bars=np.empty(len(higher)),
         last=np.full(len(higher), np.nan),
         rho_now=np.zeros(1),
@@ -328,12 +381,12 @@ def start_configuration(tr, c, n_iter, kind, acc0, tacc0):
         tr.best_obj[c] = 0.0 if tr.higher[tr.metric[c]] else np.inf
     tr.n_using[tr.schedule[c], kind] += 1
     tr.counters[N_INCREMENTAL] += kind == INCREMENTAL
-    tr.out_iter[c, 0] = -1
-    tr.out_iter[c, 1] = n_iter
-    tr.out_acc[c, 0] = np.nan
-    tr.out_acc[c, 1] = np.nan
-    tr.out_acc[c, 2] = acc0
-    tr.out_acc[c, 3] = tacc0
+    tr.out_iter[c, STOP_ITER] = -1
+    tr.out_iter[c, BEST_ITER] = n_iter
+    tr.out_acc[c, VAL_ACCURACY] = np.nan
+    tr.out_acc[c, TEST_ACCURACY] = np.nan
+    tr.out_acc[c, BEST_VAL_ACCURACY] = acc0
+    tr.out_acc[c, BEST_TEST_ACCURACY] = tacc0
 
 
 @jit
@@ -343,7 +396,7 @@ def next_multiple(tr, n_iter, kind):
     schedules = tr.schedules
     for u in range(schedules.shape[0]):
         if tr.n_using[u, kind] > 0:
-            r, phase = schedules[u, 0], schedules[u, 1]
+            r, phase = schedules[u, SCHEDULE_INTERVAL], schedules[u, SCHEDULE_PHASE]
             next_event = min(next_event, ((n_iter - phase) // r + 1) * r + phase)
     return next_event
 
@@ -390,9 +443,9 @@ def record_check(tr, n_iter, objectives, tacc, rho, alpha, kind):
             tr.deadline[c] = deadline_after(
                 n_iter, tr.patience[c], tr.interval[c], limit, tr.published[c]
             )
-            tr.out_iter[c, 1] = n_iter
-            tr.out_acc[c, 2] = objectives[ACCURACY]
-            tr.out_acc[c, 3] = tacc
+            tr.out_iter[c, BEST_ITER] = n_iter
+            tr.out_acc[c, BEST_VAL_ACCURACY] = objectives[ACCURACY]
+            tr.out_acc[c, BEST_TEST_ACCURACY] = tacc
             if tr.keep_row[c] >= 0:
                 tr.best_alpha[tr.keep_row[c]] = alpha
                 tr.best_rho[c] = rho
@@ -401,10 +454,10 @@ def record_check(tr, n_iter, objectives, tacc, rho, alpha, kind):
             tr.counters[N_ACTIVE] -= 1
             tr.counters[N_INCREMENTAL] -= kind == INCREMENTAL
             tr.n_using[tr.schedule[c], kind] -= 1
-            tr.out_iter[c, 0] = n_iter
-            tr.out_iter[c, 2] = tr.counters[KERNEL_ROWS]
-            tr.out_acc[c, 0] = objectives[ACCURACY]
-            tr.out_acc[c, 1] = tacc
+            tr.out_iter[c, STOP_ITER] = n_iter
+            tr.out_iter[c, STOP_KERNEL_ROWS] = tr.counters[KERNEL_ROWS]
+            tr.out_acc[c, VAL_ACCURACY] = objectives[ACCURACY]
+            tr.out_acc[c, TEST_ACCURACY] = tacc
     check_bounds(tr)
 
 
@@ -581,7 +634,7 @@ def fresh_check_in_loop(tr, rows, n_iter, rho, y, G, alpha):
     """
     tr.rho_now[0] = rho
     sums, n_values = fresh_sums(rows, alpha, y, y.shape[0], tr.y_eval.shape[0])
-    return fresh_check(tr, n_iter, sums, n_values, rows.clock[2], y, G, alpha)
+    return fresh_check(tr, n_iter, sums, n_values, rows.clock[ROWS_COMPUTED], y, G, alpha)
 
 
 #: How checks may read the decision values (``run_smo``'s ``evaluation``).
