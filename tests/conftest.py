@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.datasets import load_breast_cancer, load_digits, load_iris, make_classification
 from sklearn.preprocessing import MinMaxScaler
@@ -102,3 +103,16 @@ def require_uci_mirror() -> Path:
 def uci_mirror() -> Path:
     """Folder of the UCI files (see :func:`require_uci_mirror`)."""
     return require_uci_mirror()
+
+
+def paper_values_by_hand() -> pd.DataFrame:
+    """A paper-values table of three rows, one with markup to escape, for the reproduction tests."""
+    return pd.DataFrame(
+        {
+            "key": ["a.acc", "b.iters", "c.p"],
+            "section": ["4.3", "A.1.2", "5.2 (table 5.1)"],
+            "description": ["an accuracy", "iterations <raw>", "a patience"],
+            "value": [97.27, 1000.0, 109.0],
+            "unit": ["%", "iterations", "checks"],
+        }
+    )

@@ -6,6 +6,7 @@ import math
 
 import pandas as pd
 import pytest
+from conftest import paper_values_by_hand
 
 from esmo.papers.common.html import html_table, reproduction_html
 from esmo.papers.common.reproduction import (
@@ -15,20 +16,8 @@ from esmo.papers.common.reproduction import (
 )
 
 
-def _hand() -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "key": ["a.acc", "b.iters", "c.p"],
-            "section": ["4.3", "A.1.2", "5.2 (table 5.1)"],
-            "description": ["an accuracy", "iterations <raw>", "a patience"],
-            "value": [97.27, 1000.0, 109.0],
-            "unit": ["%", "iterations", "checks"],
-        }
-    )
-
-
 def test_reproduction_table_joins_by_key_and_subtracts():
-    out = reproduction_table(_hand(), {"c.p": 100, "a.acc": 97.5})
+    out = reproduction_table(paper_values_by_hand(), {"c.p": 100, "a.acc": 97.5})
     assert list(out.columns) == reproduction_columns("paper")
     assert out["key"].tolist() == ["a.acc", "b.iters", "c.p"]  # the paper's order
     assert out["ours"].tolist()[0] == 97.5 and out["ours"].tolist()[2] == 100.0
@@ -39,22 +28,22 @@ def test_reproduction_table_joins_by_key_and_subtracts():
 
 def test_reproduction_table_rejects_unknown_keys_and_bad_tables():
     with pytest.raises(ValueError, match=r"\['a.ac'\]"):
-        reproduction_table(_hand(), {"a.ac": 97.0})
+        reproduction_table(paper_values_by_hand(), {"a.ac": 97.0})
     with pytest.raises(ValueError, match="repeats key"):
-        reproduction_table(pd.concat([_hand(), _hand().iloc[:1]]), {})
+        reproduction_table(pd.concat([paper_values_by_hand(), paper_values_by_hand().iloc[:1]]), {})
     with pytest.raises(ValueError, match="no section"):
-        reproduction_table(_hand().assign(section=["4.3", "", "5.2"]), {})
+        reproduction_table(paper_values_by_hand().assign(section=["4.3", "", "5.2"]), {})
 
 
 def test_report_html_escapes_text_and_formats_numbers():
-    page = reproduction_html(reproduction_table(_hand(), {"a.acc": 97.5}))
+    page = reproduction_html(reproduction_table(paper_values_by_hand(), {"a.acc": 97.5}))
     assert page.count("<tr>") == 4  # header and three rows
     assert "iterations &lt;raw&gt;" in page and "<raw>" not in page
     assert "<td>97.5</td>" in page and "<td>–</td>" in page
 
 
 def test_the_label_heads_the_papers_column():
-    out = reproduction_table(_hand(), {"a.acc": 97.5}, label="thesis")
+    out = reproduction_table(paper_values_by_hand(), {"a.acc": 97.5}, label="thesis")
     assert list(out.columns) == [
         "key",
         "section",
@@ -69,12 +58,12 @@ def test_the_label_heads_the_papers_column():
 
 def test_messages_name_the_file_to_fix(tmp_path):
     path = tmp_path / "paper_values.csv"
-    _hand().assign(value=["97.3", "many", "109"]).to_csv(path, index=False)
+    paper_values_by_hand().assign(value=["97.3", "many", "109"]).to_csv(path, index=False)
     with pytest.raises(
         ValueError, match=r"paper_values\.csv: value\(s\) \['b.iters'\] are not numbers"
     ):
         load_paper_values(path)
-    _hand().to_csv(path, index=False)
+    paper_values_by_hand().to_csv(path, index=False)
     with pytest.raises(ValueError, match=r"add the paper's value to .*paper_values\.csv"):
         reproduction_table(load_paper_values(path), {"z.zz": 1.0}, source=path)
 

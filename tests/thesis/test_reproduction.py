@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import paper_values_by_hand
 from scipy.stats import wilcoxon
 
 from esmo.early_stopping import J_HIGH
@@ -36,18 +37,6 @@ THESIS_VALUES = (
 @pytest.fixture(scope="module")
 def thesis() -> pd.DataFrame:
     return load_paper_values(THESIS_VALUES)
-
-
-def _hand() -> pd.DataFrame:
-    return pd.DataFrame(
-        {
-            "key": ["a.acc", "b.iters", "c.p"],
-            "section": ["4.3", "A.1.2", "5.2 (table 5.1)"],
-            "description": ["an accuracy", "iterations <raw>", "a patience"],
-            "value": [97.27, 1000.0, 109.0],
-            "unit": ["%", "iterations", "checks"],
-        }
-    )
 
 
 def test_thesis_values_keys_unique_and_every_row_has_a_section(thesis):
@@ -283,7 +272,7 @@ def test_table_5_2_and_wilcoxon_values_use_the_thesis_keys(thesis):
 
 
 def test_a_bad_explanation_pattern_is_named():
-    table = reproduction_table(_hand(), {"a.acc": 90.0}, label=LABEL)
+    table = reproduction_table(paper_values_by_hand(), {"a.acc": 90.0}, label=LABEL)
     bad = pd.DataFrame({"pattern": ["a.(acc"], "explanation": ["x"]})
     with pytest.raises(ValueError, match=r"pattern 'a.\(acc' is not a regular expression"):
         judge_numbers(table, bad)
