@@ -6,6 +6,7 @@ import bz2
 import hashlib
 import http.client
 import os
+import stat
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -267,3 +268,16 @@ def test_mnist_offline_error_names_the_mirror_option(tmp_path, offline):
     assert _left_in(tmp_path / "out") == []
     with pytest.raises(DownloadError, match="nsvm.mnist.mirror"):
         mnist.fetch(tmp_path / "out", base_urls=[])
+
+
+@pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
+def test_a_downloaded_file_has_the_mode_the_umask_gives(tmp_path, umask, mode):
+    """As ``open`` would create it: a shared cluster folder's group can read the data
+    (a temporary file from mkstemp is 0600 whatever the umask, issue 35)."""
+    src = _source(tmp_path)
+    old = os.umask(umask)
+    try:
+        dest = fetch_verified(src, tmp_path / "out" / "file.bin", digest_check(_sha()), hint=HINT)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(dest.stat().st_mode) == mode

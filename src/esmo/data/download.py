@@ -28,6 +28,17 @@ from pathlib import Path
 
 #: Schemes that make a source (or a mirror) a URL rather than a local path.
 URL_SCHEMES = ("http", "https", "ftp", "file")
+#: The mode a file is created with before the umask applies (as ``open`` creates files).
+_CREATION_MODE = 0o666
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it, then setting it back)."""
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 #: Errors another attempt may not meet: network failures, timeouts, a connection cut
 #: mid-stream (``http.client.IncompleteRead`` is an ``HTTPException``, not an ``OSError``).
 TRANSIENT_ERRORS = (
@@ -122,6 +133,7 @@ def fetch_verified(
             )
             os.close(fd)
             tmp = Path(tmp_name)
+            tmp.chmod(_CREATION_MODE & ~_umask())  # mkstemp's 0600 would hide it from the group
             try:
                 if remote:
                     _download(src, tmp, timeout)
