@@ -264,6 +264,30 @@ def test_corrupt_mirror_file_leaves_no_output(tmp_path):
     assert not [p for p in workdir.glob("resources/**/*") if p.is_file()], "no partial file"
 
 
+def test_a_damaged_download_names_the_file_and_the_forcerun(tmp_path):
+    """A file damaged after its verified download is not fetched again by Snakemake, so
+    the failing job names the file to delete and the --forcerun that refetches it."""
+    require_mirror()  # skipped without the mirror, failed under CI
+    assert _download_only(tmp_path, {"mirror": str(MIRROR.resolve())}).returncode == 0
+    resource = tmp_path / "resources" / "libsvm" / "fourclass"
+    lines = resource.read_bytes().splitlines(keepends=True)
+    resource.write_bytes(b"".join(lines[:-3]))  # damaged in place, after the download
+    config = tmp_path / "download.yaml"
+    result = snakemake(
+        tmp_path, "results/data/fourclass.npz", "--cores", "1", "--configfile", str(config),
+        check=False,
+    )  # fmt: skip
+    assert result.returncode != 0
+    log = (tmp_path / "logs" / "data" / "fourclass.log").read_text()
+    assert "rm resources/libsvm/fourclass" in log and "--forcerun download_libsvm" in log
+    # and the advice works: refetched, the dataset prepares
+    again = snakemake(
+        tmp_path, "results/data/fourclass.npz", "--cores", "1", "--configfile", str(config),
+        "--forcerun", "download_libsvm",
+    )  # fmt: skip
+    assert again.returncode == 0 and (tmp_path / "results" / "data" / "fourclass.npz").exists()
+
+
 def test_reduced_run_produces_e1_e2_and_appendix_b(reduced_run):
     """Every table and figure of E1, E2 and appendix B, consistent with the sweep tables."""
     workdir, _ = reduced_run

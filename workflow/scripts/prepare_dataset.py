@@ -6,13 +6,14 @@ import logging
 import numpy as np
 
 from esmo.data.libsvm import array_digest, get_spec, load, minmax_normalise, verify
-from esmo.papers.common.job_log import job_log
+from esmo.papers.common.job_log import downloaded_inputs, job_log
 
 with job_log(snakemake.log[0], "preparing the dataset"):
     name = snakemake.wildcards.libsvm
     normalise = snakemake.params.normalise
-    X, y = load(snakemake.input[0], name)
-    verify(X, y, name)
+    with downloaded_inputs(snakemake.input, "download_libsvm"):
+        X, y = load(snakemake.input[0], name)
+        verify(X, y, name)
     raw_digest = array_digest(X, y)
     if normalise == "dataset":
         X = minmax_normalise(X)

@@ -7,11 +7,12 @@ from pathlib import Path
 import numpy as np
 
 from esmo.data.uci import get_dataset, load
-from esmo.papers.common.job_log import job_log
+from esmo.papers.common.job_log import downloaded_inputs, job_log
 
 with job_log(snakemake.log[0], "preparing the UCI dataset"):
     name = snakemake.wildcards.uci
-    table = load(name, Path(snakemake.input[0]).parent)
+    with downloaded_inputs(snakemake.input, "ensembles_download_uci"):
+        table = load(name, Path(snakemake.input[0]).parent)
     np.savez_compressed(
         snakemake.output.npz,
         numeric=table.numeric,

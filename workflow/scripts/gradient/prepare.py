@@ -6,13 +6,22 @@ from pathlib import Path
 
 import numpy as np
 
-from esmo.papers.common.job_log import job_log
+from esmo.data.libsvm import SHAPE_CHECKED
+from esmo.papers.common.job_log import downloaded_inputs, job_log
 from esmo.papers.gradient.data import get_dataset, load_dataset
 
 with job_log(snakemake.log[0], "preparing the dataset"):
     name = snakemake.wildcards.gradient_dataset
     resources = Path(snakemake.input[0]).parents[1]
-    X, y = load_dataset(name, resources)
+    # the rules that fetched the inputs: a damaged one is fetched again with --forcerun
+    rules = {
+        "gradient_download_large"
+        if Path(f).name in SHAPE_CHECKED
+        else ("ensembles_download_uci" if Path(f).parent.name == "uci" else "download_libsvm")
+        for f in snakemake.input
+    }
+    with downloaded_inputs(snakemake.input, " ".join(sorted(rules))):
+        X, y = load_dataset(name, resources)
     np.savez(snakemake.output.npz, X=X, y=y)
     spec = get_dataset(name)
     meta = {

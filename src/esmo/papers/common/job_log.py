@@ -1,10 +1,13 @@
-"""Logging of one workflow job into the log file its Snakemake rule declares."""
+"""Logging of one workflow job into its rule's log file, and what a failed job tells the user."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
+
+from esmo.data.download import DatasetVerificationError
 
 
 @contextmanager
@@ -25,3 +28,22 @@ def job_log(path: str, task: str) -> Iterator[None]:
     except Exception:
         logging.exception("%s failed", task)
         raise
+
+
+@contextmanager
+def downloaded_inputs(paths: list[str] | tuple[str, ...], rule: str) -> Iterator[None]:
+    """Turn a verification failure of already downloaded files into the way to fetch them again.
+
+    The download rules verify every file before it appears, so a file that fails
+    here was damaged afterwards; Snakemake sees it present and would not download
+    it again, so "fetch it again" alone leaves the user stuck. The message names
+    the files to delete and the ``--forcerun`` that refetches them.
+    """
+    try:
+        yield
+    except DatasetVerificationError as exc:
+        files = " ".join(str(Path(p)) for p in paths)
+        raise DatasetVerificationError(
+            f"{exc}\nThe downloaded file(s) {files} are damaged. Delete them (rm {files}) or "
+            f"rerun with `--forcerun {rule}` so that the workflow fetches them again."
+        ) from exc
