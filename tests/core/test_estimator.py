@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import numpy as np
 import pytest
 from conftest import DATASETS
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -196,3 +199,13 @@ def test_unchecked_fit_reads_validation_data_as_the_checked_one():
     checked = SMOClassifier(**params).fit(**data)
     assert fast.stopped_early_ and fast.n_iter_ == checked.n_iter_
     np.testing.assert_array_equal(fast.dual_coef_, checked.dual_coef_)
+
+
+def test_the_iteration_limit_warning_quotes_the_limit_reached():
+    """max_iter=-1 is LIBSVM's max(10**7, 100 n): the warning names that, not '-1' (issue 35)."""
+    X, y = DATASETS["breast_cancer"]
+    with pytest.warns(ConvergenceWarning, match=r"after 5 iterations, at max_iter=5,"):
+        SMOClassifier(C=100.0, gamma=1.0, max_iter=5).fit(X, y)
+    with pytest.warns(ConvergenceWarning, match=r"LIBSVM's own limit max\(10\*\*7, 100 n\)"):
+        with patch("esmo.solver.params.SolverParams.iteration_limit", lambda self, n: 5):
+            SMOClassifier(C=100.0, gamma=1.0, max_iter=-1).fit(X, y)

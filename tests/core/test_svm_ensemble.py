@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 from conftest import DATASETS
+from sklearn.datasets import make_classification
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
@@ -235,3 +239,21 @@ def test_constant_member_for_a_single_class_part():
     )  # fmt: skip
     assert acc == 0.5 and list(model.predict(np.zeros((2, 2)))) == [1, 1]
     assert log.totals()["kernel_evaluations"] == 0
+
+
+def test_members_cut_by_the_iteration_limit_warn():
+    """max_iter=0 leaves every member with zero alphas: the ensemble predicts one class, and
+    says so, as SMOClassifier does for the same limit (issue 35, item 5)."""
+    X, y = make_classification(n_samples=200, random_state=0)
+    ens = SVMEnsembleClassifier(
+        max_iter=0, n_subensembles=2, train_proportion=0.25, C_grid=[1.0], gamma_grid=[1.0]
+    )
+    with pytest.warns(ConvergenceWarning, match=r"8 of 8 member SVMs stopped at max_iter=0"):
+        ens.fit(X, y)
+    assert np.unique(ens.predict(X)).size == 1
+    converged = SVMEnsembleClassifier(
+        n_subensembles=2, train_proportion=0.25, C_grid=[1.0], gamma_grid=[1.0]
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", ConvergenceWarning)
+        converged.fit(X, y)

@@ -23,11 +23,13 @@ only the members).
 
 from __future__ import annotations
 
+import warnings
 from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 from sklearn.base import clone
+from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
@@ -45,7 +47,7 @@ from esmo.ensembles.grid import (
     pick,
 )
 from esmo.estimators.base import SVMClassifierBase
-from esmo.solver.params import SOLVER_CONSTRAINTS, SolverParams
+from esmo.solver.params import NO_LIMIT, SOLVER_CONSTRAINTS, SolverParams
 from esmo.tuning.halving import stratified_rows
 
 #: Fewest rows of each class a grid-search fold or a share must hold.
@@ -291,10 +293,29 @@ class SVMEnsembleClassifier(SVMClassifierBase):
             self.parts_.append(parts)
         self._fit_log = log
         self.fits_ = log.table()
+        self._warn_cut_members()
         self.cost_ = log.totals()
         self.search_cost_ = log.totals("search")
         self.n_iter_ = int(self.cost_["n_iter"])  # SMO iterations over all fits
         self.member_cost_ = log.totals("member")
+
+    def _warn_cut_members(self) -> None:
+        """Warn when members stopped at the iteration limit: the vote is of unconverged SVMs
+        (at ``max_iter=0`` every member has zero alphas and the ensemble predicts one class).
+        A search fit cut by the limit only scores a grid point and is recorded, not warned."""
+        member = np.asarray(self.fits_["stage"]) == "member"
+        cut = int(np.asarray(self.fits_["max_iter_reached"])[member].sum())
+        if cut:
+            limit = f"max_iter={self.max_iter}"
+            if self.max_iter == NO_LIMIT:
+                limit = "LIBSVM's own limit max(10**7, 100 n) (max_iter=-1)"
+            warnings.warn(
+                f"{cut} of {int(member.sum())} member SVMs stopped at {limit} before reaching "
+                f"tol={self.tol}; the ensemble votes with unconverged members. Raise max_iter "
+                "or tol.",
+                ConvergenceWarning,
+                stacklevel=3,
+            )
 
     def with_sampling(self, X: Any, y: Any, sampling: str) -> SVMEnsembleClassifier:
         """This ensemble's searches with members refitted under ``sampling`` (fig 1's other arm).

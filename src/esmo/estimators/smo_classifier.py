@@ -23,7 +23,7 @@ from esmo.estimators import base
 from esmo.estimators.base import SVMClassifierBase
 from esmo.solver.inputs import as_sample_weight
 from esmo.solver.kernels import kernel_matrix
-from esmo.solver.params import SOLVER_CONSTRAINTS, SolverParams
+from esmo.solver.params import NO_LIMIT, SOLVER_CONSTRAINTS, SolverParams
 from esmo.solver.result import CheckInfo, SolverResult
 from esmo.solver.smo import run_smo, warm_state
 from esmo.solver.state import SolverState
@@ -550,9 +550,12 @@ class SMOClassifier(SVMClassifierBase):
         self.max_time_reached_ = result.max_time_reached
         self.stopped_by_callback_ = result.stopped_by_callback
         if result.max_iter_reached:
+            limit = f"max_iter={self.max_iter}"
+            if self.max_iter == NO_LIMIT:
+                limit = "LIBSVM's own limit max(10**7, 100 n) (max_iter=-1)"
             warnings.warn(
-                f"SMO stopped at max_iter={self.max_iter} before reaching tol={self.tol}; "
-                "raise max_iter or tol.",
+                f"SMO stopped after {result.n_iter} iterations, at {limit}, before reaching "
+                f"tol={self.tol}; raise max_iter or tol.",
                 ConvergenceWarning,
                 stacklevel=3,
             )
