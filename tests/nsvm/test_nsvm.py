@@ -13,6 +13,7 @@ if os.environ.get("CI"):
     import torch  # CI installs esmo[nsvm]: a missing torch fails there, it is not skipped
 else:
     torch = pytest.importorskip("torch", reason="the NSVM tests need esmo[nsvm] (PyTorch)")
+from sklearn.datasets import make_classification  # noqa: E402
 from sklearn.utils._param_validation import InvalidParameterError  # noqa: E402
 from torch import nn  # noqa: E402
 
@@ -22,6 +23,7 @@ from esmo.nsvm.estimators import (  # noqa: E402
     NSVM2Classifier,
     NSVM3Classifier,
     NSVM4Classifier,
+    TrainingDiverged,
 )
 from esmo.nsvm.losses import alignment, nsvm3_loss, rbf  # noqa: E402
 from esmo.nsvm.networks import FeatureMap, mnist_cnn, ringnorm_mlp  # noqa: E402
@@ -518,3 +520,39 @@ def test_early_stopping_table_sets_the_retrain_beside_the_stop():
     assert np.isnan(table.loc["nsvm1", "total_steps_saved"])
     with pytest.raises(ValueError, match="retrain lacks rows.*rerun rule nsvm_retrain"):
         early_stopping_table(outcomes, retrain.iloc[1:])
+
+
+@pytest.mark.parametrize(
+    "cls", [NSVM1Classifier, NSVM2Classifier, NSVM3Classifier, NSVM4Classifier]
+)
+@pytest.mark.parametrize("scale", [1e20, 1e30])
+def test_no_algorithm_returns_nan_decision_values(cls, scale):
+    """Features scaled by 1e20 (1e30) with normalize=None: NSVM-1/2 fitted without a word and
+    returned NaN decision values for 15 (80) of 80 rows, which predict mapped to one class
+    (issue 35, item 4). Every algorithm now refuses the fit and names the cause."""
+    X, y = make_classification(80, n_features=20, random_state=0)
+    extra = {"part2_steps": 50} if cls is NSVM4Classifier else {}
+    clf = cls(network=lambda: ringnorm_mlp(20), normalize=None, n_steps=50, random_state=0)
+    with pytest.raises(ValueError, match="scale the features|Training diverged"):
+        clf.set_params(**extra).fit(X * scale, y)
+
+
+def test_a_diverging_learning_rate_is_named_not_the_inputs():
+    """lr = 1e8 blew the parameters up to ~1e12 on inputs within 4.4: the old message blamed
+    the input scaling ('largest |X| = 4.43; scale the features')."""
+    X, y = make_classification(80, n_features=20, random_state=0)
+    clf = NSVM1Classifier(network=lambda: ringnorm_mlp(20), lr=1e8, n_steps=50, random_state=0)
+    with pytest.raises(TrainingDiverged, match=r"parameters grew to .*lower lr") as info:
+        clf.fit(X, y)
+    assert "scale the features" not in str(info.value)
+
+
+def test_rows_whose_decision_values_overflow_are_refused_at_predict():
+    """A model fitted on scaled rows meets unscaled ones: a clear error, never a NaN."""
+    X, y = make_classification(80, n_features=20, random_state=0)
+    clf = NSVM1Classifier(
+        network=lambda: ringnorm_mlp(20), normalize=None, n_steps=50, random_state=0
+    ).fit(X, y)
+    assert np.isfinite(clf.decision_function(X)).all()
+    with pytest.raises(ValueError, match=r"decision values of \d+ of 80 rows are not finite"):
+        clf.predict(X * 1e38)  # some rows exceed float32: inf features, NaN kernel sums

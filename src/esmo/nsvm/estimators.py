@@ -54,6 +54,11 @@ _DTYPES = {"float32": torch.float32, "float64": torch.float64}
 _CHUNK = 1024  # rows per forward pass when embedding many points
 
 
+#: A parameter this large, and larger than every input, means the steps diverged rather
+#: than that the inputs need scaling (a network initialised by torch starts below 1).
+_DIVERGED_PARAMETER = 1e6
+
+
 class TrainingDiverged(ValueError):
     """An NSVM fit whose network or coefficients left the finite numbers (a learning rate too
     large, a lam too small): the learning-rate search counts it as a loss, not a crash."""
@@ -269,6 +274,7 @@ class _NSVM(SVMClassifierBase):
         self.fit_cpu_seconds_ = time.process_time() - cpu0
         self.fit_seconds_ = time.perf_counter() - wall0
         self._check_finite(F, Xt)
+        self.largest_training_input_ = float(np.abs(X).max())
         self.feature_map_ = F.eval()
         return self
 
@@ -276,9 +282,13 @@ class _NSVM(SVMClassifierBase):
         """Refuse a fit whose model is not finite, so predictions are never silent NaNs.
 
         The network's steps scale with ``1 / (lam t)``: a tiny ``lam`` (or a large
-        ``lr``) can push its parameters to inf or NaN. Rows too large for the dtype
-        overflow the network's features. One extra pass over the training rows
-        (after the timed fit) checks the features the model predicts with.
+        ``lr``) can push its parameters to inf or NaN, or so large that the
+        features overflow. Rows too large for the dtype overflow the network's
+        features, or their squared distances overflow the kernel even where the
+        features are finite. One extra pass over the training rows (after the
+        timed fit) computes the decision values the model predicts with; the
+        message names the likelier cause: the parameters' size against the
+        inputs'.
         """
         finite = all(bool(torch.isfinite(p).all()) for p in F.parameters())
         if not (finite and np.isfinite(self.scale_) and bool(torch.isfinite(self.coef_).all())):
@@ -287,12 +297,32 @@ class _NSVM(SVMClassifierBase):
                 f"finite (lam={self.lam:g}, lr={self.lr:g}, dtype={self.dtype}). The network's "
                 "steps scale with 1 / (lam t): raise lam, lower lr, or set clip_norm."
             )
-        if not bool(torch.isfinite(self._embed(F, X)).all()):
-            raise ValueError(
-                f"The network maps some training rows to non-finite features in {self.dtype} "
-                f"(largest |X| = {float(X.abs().max()):.3g}); scale the features (e.g. "
-                "sklearn.preprocessing.StandardScaler) or set dtype='float64'."
+        E = self._embed(F, X)
+        features_finite = bool(torch.isfinite(E).all())
+        decision = self._sums(F, X, self.support_embeddings_, self.coef_) * self.scale_
+        bad = int(np.sum(~np.isfinite(decision)))
+        if features_finite and not bad:
+            return
+        largest_x = float(X.abs().max())
+        largest_theta = max(float(p.detach().abs().max()) for p in F.parameters())
+        what = (
+            "some training rows to non-finite features"
+            if not features_finite
+            else f"the training rows to features whose kernel values are not finite on {bad} of "
+            f"{X.shape[0]} rows (largest |F(x)| = {float(E.abs().max()):.3g})"
+        )
+        if largest_theta > _DIVERGED_PARAMETER and largest_theta > largest_x:
+            raise TrainingDiverged(
+                f"The network maps {what} in {self.dtype}: its parameters grew to "
+                f"{largest_theta:.3g} while the inputs stay within {largest_x:.3g}, so the "
+                f"training steps diverged (lr={self.lr:g}, lam={self.lam:g}): lower lr, raise "
+                "lam, or set clip_norm."
             )
+        raise ValueError(
+            f"The network maps {what} in {self.dtype} (largest |X| = {largest_x:.3g}); scale "
+            "the features (e.g. sklearn.preprocessing.StandardScaler), set normalize, or set "
+            "dtype='float64'."
+        )
 
     def _tracked_steps(self) -> int:
         return self.n_steps
@@ -342,7 +372,17 @@ class _NSVM(SVMClassifierBase):
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
         sums = self._sums(self.feature_map_, self._tensor(X), self.support_embeddings_, self.coef_)
-        return sums * self.scale_
+        decision = sums * self.scale_
+        bad = ~np.isfinite(decision)
+        if bad.any():
+            raise ValueError(
+                f"The decision values of {int(bad.sum())} of {bad.size} rows are not finite in "
+                f"{self.dtype}: their features overflow the kernel (largest |X| = "
+                f"{float(np.abs(X).max()):.3g}; the training rows reached "
+                f"{self.largest_training_input_:.3g}). Scale these rows as the training rows "
+                "were, or set dtype='float64'."
+            )
+        return decision
 
     def predict(self, X: Any) -> np.ndarray:
         positive = self.decision_function(X) >= 0
