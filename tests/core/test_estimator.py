@@ -209,3 +209,27 @@ def test_the_iteration_limit_warning_quotes_the_limit_reached():
     with pytest.warns(ConvergenceWarning, match=r"LIBSVM's own limit max\(10\*\*7, 100 n\)"):
         with patch("esmo.solver.params.SolverParams.iteration_limit", lambda self, n: 5):
             SMOClassifier(C=100.0, gamma=1.0, max_iter=-1).fit(X, y)
+
+
+def test_a_bad_validation_set_is_named_x_val_not_x():
+    """scikit-learn's checks call every input X: a NaN or a wrong width in X_val was reported
+    as X's (issue 35, item 8)."""
+    X, y = DATASETS["breast_cancer"]
+    X_val = X[:20].copy()
+    X_val[0, 0] = np.nan
+    clf = SMOClassifier(early_stopping=True)
+    with pytest.raises(ValueError, match=r"^Input X_val contains NaN"):
+        clf.fit(X, y, X_val=X_val, y_val=y[:20])
+    with pytest.raises(ValueError, match=r"^X_val has 3 features, but SMOClassifier is expecting"):
+        clf.fit(X, y, X_val=X[:20, :3], y_val=y[:20])
+
+
+def test_mdl_search_names_its_grid_for_a_bad_value():
+    """A negative gamma in param_grid was reported as kernel_matrix's parameter."""
+    from esmo import MDLSearch
+
+    X, y = DATASETS["breast_cancer"]
+    with pytest.raises(
+        ValueError, match=r"'gamma' parameter of MDLSearch's param_grid \(candidate 1"
+    ):
+        MDLSearch(param_grid={"C": [1.0], "gamma": [0.5, -1.0]}).fit(X, y)

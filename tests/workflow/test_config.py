@@ -185,6 +185,18 @@ def test_bad_values_are_rejected_with_a_clear_message(patch, message):
             "thesis.scoring.high_complexity names ['w1a']",
         ),
         ({"datasets": {"normalise": "global"}}, "'global' is not one of"),
+        # passed the dry run and failed mid-run before (issue 35, item 8)
+        (
+            {"ensembles": {"table1": {"train_proportions": [0.001]}}},
+            "ensembles.table1.train_proportions on bank (n = 10000): train_proportion=0.001 "
+            "leaves on average 1.17 rows of class 1 (of 1170)",
+        ),
+        # passed the dry run and failed mid-run before (issue 35, item 8)
+        (
+            {"ensembles": {"table1": {"train_proportions": [0.001]}}},
+            "ensembles.table1.train_proportions on bank (n = 10000): train_proportion=0.001 "
+            "leaves on average 1.17 rows of class 1 (of 1170)",
+        ),
         (
             {"gradient": {"tuner": {"sharpness": 5.0}}},
             "gradient.tuner.sharpness = 5.0 differs from the sharpness 10.0",
@@ -206,3 +218,20 @@ def test_workflow_rejects_bad_config_before_running(tmp_path, override, message)
     )  # fmt: skip
     assert result.returncode != 0
     assert message in result.stdout + result.stderr
+
+
+def test_a_misspelt_key_gets_one_short_line_and_the_key_meant(tmp_path):
+    """Snakemake's own validate printed the whole schema and config (3,641 lines) after the
+    one useful line (issue 35, item 8): the check names the key path and the nearest key."""
+    configfile = tmp_path / "override.yaml"
+    configfile.write_text(yaml.safe_dump({"thesiss": {"splits": {"runs": 2}}, "solver": {"tl": 1}}))
+    result = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--cores", "1", "--snakefile",
+         str(REPO / "Snakefile"), "--directory", str(tmp_path), "--configfile", str(configfile)],
+        capture_output=True, text=True, cwd=REPO, check=False,
+    )  # fmt: skip
+    out = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "did you mean 'thesis' for 'thesiss'?" in out
+    assert "solver: Additional properties are not allowed ('tl' was unexpected)" in out
+    assert len(out.splitlines()) < 40, out

@@ -59,6 +59,38 @@ def _round(x: float) -> int:
     return int(np.floor(x + 0.5))
 
 
+def share_size_problem(
+    train_proportion: float, class_counts: Any, labels: Any = None
+) -> str | None:
+    """Why ``train_proportion`` cannot split rows of these class counts, or None.
+
+    A grid-search share has ``m = round(tp n)`` rows, split into two stratified
+    folds: it needs at least two rows of each class, and each class must expect
+    at least ``MIN_PER_CLASS`` rows in a share. The estimator refuses such a
+    fit before any work, and the workflow checks its configured cells with the
+    same function before any job runs.
+    """
+    counts = np.asarray(class_counts, dtype=np.int64)
+    n = int(counts.sum())
+    m = _round(train_proportion * n)
+    fix = f"raise train_proportion (now {train_proportion}) or train on more rows (now {n})"
+    if m < 2 * MIN_PER_CLASS:
+        return (
+            f"train_proportion={train_proportion} gives grid-search folds of m = {m} rows, "
+            f"fewer than {2 * MIN_PER_CLASS} (two of each class); {fix}"
+        )
+    expected = counts * m / n
+    if (expected < MIN_PER_CLASS).any():
+        k = int(np.argmin(expected))
+        label = k if labels is None else np.asarray(labels).tolist()[k]
+        return (
+            f"train_proportion={train_proportion} leaves on average {expected[k]:.2f} rows of "
+            f"class {label!r} (of {int(counts[k])}) in each share of m = {m} rows, fewer than "
+            f"{MIN_PER_CLASS}; {fix}"
+        )
+    return None
+
+
 class SVMEnsembleClassifier(SVMClassifierBase):
     """Structured subbagging of RBF SVMs with per-sub-ensemble grid search.
 
@@ -222,23 +254,9 @@ class SVMEnsembleClassifier(SVMClassifierBase):
     def _check_sizes(self, y: np.ndarray, m: int, T: int) -> None:
         """Fail before any fit when tp cannot give every share and fold two rows of each class."""
         labels, counts = np.unique(y, return_counts=True)
-        fix = (
-            f"raise train_proportion (now {self.train_proportion}) or train on more rows "
-            f"(now {y.size})"
-        )
-        if m < 2 * MIN_PER_CLASS:
-            raise ValueError(
-                f"train_proportion={self.train_proportion} gives grid-search folds of m = {m} "
-                f"rows, fewer than {2 * MIN_PER_CLASS} (two of each class); {fix}."
-            )
-        small = counts * m / y.size < MIN_PER_CLASS
-        if small.any():
-            label, count = labels[small].tolist()[0], int(counts[small][0])
-            raise ValueError(
-                f"train_proportion={self.train_proportion} leaves on average "
-                f"{count * m / y.size:.2f} rows of class {label!r} (of {count}) in each share "
-                f"of m = {m} rows, fewer than {MIN_PER_CLASS}; {fix}."
-            )
+        problem = share_size_problem(self.train_proportion, counts, labels)
+        if problem:
+            raise ValueError(problem + ".")
 
     def _draw_shares(
         self, y: np.ndarray, n: int, m: int, B: int, rng: np.random.Generator

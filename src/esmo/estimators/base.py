@@ -24,6 +24,7 @@ the estimator's parameters and fitted ``classes_``.
 
 from __future__ import annotations
 
+import re
 from numbers import Real
 from typing import Any
 
@@ -201,7 +202,10 @@ class SVMClassifierBase(ClassifierMixin, BaseEstimator):
 
         ``part`` names the pair in the messages (``X_test``, ``y_test``: ``"test"``).
         """
-        X_val = validate_data(self, X_val, dtype=np.float64, order="C", reset=False)
+        try:
+            X_val = validate_data(self, X_val, dtype=np.float64, order="C", reset=False)
+        except ValueError as exc:  # scikit-learn's message calls every input "X"
+            raise type(exc)(re.sub(r"\bX\b", f"X_{part}", str(exc))) from exc
         y_val = np.asarray(y_val)
         if y_val.ndim != 1 or y_val.shape[0] != X_val.shape[0]:
             raise ValueError(

@@ -38,7 +38,7 @@ from esmo.mdl.description_length import (
     n_model_parameters,
 )
 from esmo.mdl.grid_fits import SEARCHABLE, iter_grid_fits
-from esmo.solver.params import SolverParams
+from esmo.solver.params import SolverParams, check_parameters
 
 
 def candidate_list(
@@ -48,8 +48,15 @@ def candidate_list(
     if (param_grid is None) == (param_distributions is None):
         raise ValueError("give exactly one of param_grid and param_distributions")
     if param_grid is not None:
-        return list(ParameterGrid(param_grid))
-    return list(ParameterSampler(param_distributions, n_iter, random_state=random_state))
+        source, candidates = "param_grid", list(ParameterGrid(param_grid))
+    else:
+        source = "param_distributions"
+        candidates = list(ParameterSampler(param_distributions, n_iter, random_state=random_state))
+    for k, candidate in enumerate(candidates):
+        # checked here, so a bad value is named as the search's, not the solver's deep inside
+        solver_values = {name: v for name, v in candidate.items() if name in SEARCHABLE}
+        check_parameters(solver_values, f"MDLSearch's {source} (candidate {k}: {candidate})")
+    return candidates
 
 
 def solver_base(estimator: SMOClassifier, X: np.ndarray) -> SolverParams:

@@ -11,6 +11,7 @@ import numpy as np
 from esmo.data.breiman import GENERATORS as BREIMAN_GENERATORS
 from esmo.data.uci import FILES as UCI_FILES
 from esmo.data.uci import REGISTRY as UCI_REGISTRY
+from esmo.ensembles.estimator import share_size_problem
 
 ENSEMBLES = config["ensembles"]
 DATASET_NAMES_ENSEMBLES = [*UCI_REGISTRY, *BREIMAN_GENERATORS]
@@ -51,6 +52,72 @@ def ensembles_config_problems(cfg):
             "ensembles.fig2.n_train holds sizes above ensembles.n_train; the figure uses a "
             "prefix of the training rows"
         )
+    return problems + ensembles_share_problems(ens)
+
+
+def ensembles_class_shares(dataset):
+    """The dataset's (-1, +1) shares: the UCI files' counts pooled, or balanced (Breiman's)."""
+    if dataset not in UCI_REGISTRY:
+        return np.array([0.5, 0.5])
+    spec = UCI_REGISTRY[dataset]
+    counts = [c for f in spec.files for c in UCI_FILES[f].class_counts]
+    positive = sum(n for label, n in counts if label.rstrip(".") == spec.positive)
+    total = sum(n for _, n in counts)
+    return np.array([total - positive, positive]) / total
+
+
+def ensembles_share_problems(ens):
+    """Every configured (tp, n) whose grid-search shares the estimator would refuse mid-run."""
+    n_full = ens["n_train"]
+    f2, f3 = ens["fig2"], ens["fig3"]
+    fig3_tps = np.linspace(
+        f3["train_proportions"]["start"],
+        f3["train_proportions"]["stop"],
+        f3["train_proportions"]["num"],
+    )
+    checks = [
+        (
+            "table1.train_proportions",
+            ens["datasets"],
+            ens["table1"]["train_proportions"],
+            [n_full],
+        ),
+        (
+            "fig1.train_proportions",
+            ens["fig1"]["datasets"],
+            ens["fig1"]["train_proportions"],
+            [n_full],
+        ),
+        (
+            "fig2.train_proportion",
+            f2["datasets"],
+            [f2["train_proportion"]],
+            f2["n_train"],
+        ),
+        (
+            "fig3.train_proportions",
+            f3["datasets"],
+            [round(float(v), 6) for v in fig3_tps],
+            [n_full],
+        ),
+        (
+            "variants.train_proportions",
+            ens["variants"]["datasets"],
+            ens["variants"]["train_proportions"],
+            [n_full],
+        ),
+    ]
+    problems = []
+    for key, datasets, tps, sizes in checks:
+        for dataset in datasets:
+            shares = ensembles_class_shares(dataset)
+            for tp in tps:
+                for n in sizes:
+                    problem = share_size_problem(tp, np.round(shares * n), labels=(-1, 1))
+                    if problem:
+                        problems.append(
+                            f"ensembles.{key} on {dataset} (n = {n}): {problem}"
+                        )
     return problems
 
 
