@@ -239,7 +239,7 @@ def test_validation_data_are_checked_alike(build):
         ValueError, match=r"y_val must be 1-D with one label per row of X_val \(4\)"
     ):
         build().fit(X, y, X_val=X[:4], y_val=y[:3])
-    with pytest.raises(ValueError, match="X has 2 features"):
+    with pytest.raises(ValueError, match="X_val has 2 features"):
         build().fit(X, y, X_val=X[:4, :2], y_val=y[:4])
 
 

@@ -112,15 +112,17 @@ def promised(name: str, estimator, X, y) -> bool:
             and share_size_problem(p["train_proportion"], np.unique(y, return_counts=True)[1])
             is None
         )
+    varies = bool(np.all(np.ptp(X, axis=0) > 0))
     if name == "mdl_search":
-        return moderate(*p["param_grid"]["C"], *p["param_grid"]["gamma"])
+        # on constant features every decision value is equal: sigma^2 = 0, an infinite
+        # description length for every candidate, refused by name
+        return moderate(*p["param_grid"]["C"], *p["param_grid"]["gamma"]) and varies
     if name == "gradient_search":
         # its box (LOG2_BOUNDS), and features that vary: on constant ones every output is
         # equal, the smoothed error's scale is 0 and the tuner refuses the start point
         inside = all(
             LOG2_BOUNDS[k][0] <= np.log2(v) <= LOG2_BOUNDS[k][1] for k, v in p["start"].items()
         )
-        varies = bool(np.all(np.ptp(X, axis=0) > 0))
         return moderate(*p["start"].values()) and inside and varies and p["cv"] >= 2
     # the NSVMs; NSVM-3 and -4 draw mini-batches of batch_size distinct rows
     return moderate(p["lam"], p["gamma"]) and p["n_steps"] >= 1 and y.size >= p.get("batch_size", 1)

@@ -273,8 +273,52 @@ class SMOClassifier(SVMClassifierBase):
             self.classes_ = np.unique(y)
         self._check_solver_options(callback)
         self._check_validation_pair(X_val, y_val)
+        labels, kept = y, None  # class weights count every point, zero weights too (as SVC)
+        if sample_weight is not None:
+            sample_weight, kept = self._zero_weights_dropped(y, sample_weight)
+        if kept is not None:
+            X, y, sample_weight = X[kept], y[kept], sample_weight[kept]
+        self._fit_kept(X, y, sample_weight, labels, X_val, y_val, callback, check_input, es)
+        if kept is not None:  # support_ indexes the training set as given, as SVC's does
+            self.support_ = kept[self.support_].astype(np.int32)
+        return self
+
+    def _zero_weights_dropped(self, y: np.ndarray, sample_weight: Any) -> tuple[Any, Any]:
+        """The weights checked, and the rows of positive weight when some weight is zero.
+
+        SVC (LIBSVM's ``remove_zero_weight``) trains without zero-weight points:
+        bagging's bootstrap counts and scikit-learn's checks rely on that. The
+        class weights still count every point, as SVC computes them before LIBSVM
+        drops any.
+        """
+        w = np.asarray(sample_weight, dtype=np.float64)
+        if w.ndim == 1 and w.shape[0] == y.shape[0] and np.all(np.isfinite(w)):
+            if np.any(w < 0):
+                raise ValueError(
+                    f"sample_weight must be non-negative, got {float(w[w < 0][0])!r} at index "
+                    f"{int(np.flatnonzero(w < 0)[0])}."
+                )
+            if np.any(w == 0):
+                kept = np.flatnonzero(w > 0)
+                remaining = np.unique(y[kept])
+                if remaining.shape[0] < self.classes_.shape[0]:
+                    lost = sorted(set(self.classes_.tolist()) - set(remaining.tolist()), key=str)
+                    raise ValueError(
+                        f"sample_weight is zero for every point of class(es) {lost}: an SVM "
+                        "needs every class of y among its points of positive weight; give them "
+                        "weight or drop the class from y."
+                    )
+                return w, kept
+        return w, None  # a malformed weight vector is refused by as_sample_weight, by name
+
+    def _fit_kept(
+        self, X, y, sample_weight, labels, X_val, y_val, callback, check_input, es
+    ) -> None:
+        """The fit on the points of positive weight (all of them, in most fits); ``labels``
+        are every point's, for the class weights."""
         if self.classes_.shape[0] > 2:
-            return self._fit_one_vs_one(X, y, sample_weight, X_val, y_val, callback)
+            self._fit_one_vs_one(X, y, sample_weight, labels, X_val, y_val, callback)
+            return
         start = time.perf_counter()
         if X_val is not None and not (self.early_stopping and reads_validation(self.es_metric)):
             warnings.warn(
@@ -285,7 +329,7 @@ class SMOClassifier(SVMClassifierBase):
                 stacklevel=2,
             )
         y_int = self._signs(y, "y")
-        weight = self._point_weights(y, sample_weight)
+        weight = self._point_weights(y, sample_weight, labels)
         self.gamma_ = self._resolve_gamma(X)
         _check_kernel_finite(X, self.kernel, self.gamma_)
         params = SolverParams(
@@ -328,10 +372,16 @@ class SMOClassifier(SVMClassifierBase):
                 f"{time.perf_counter() - start:.3f} s",
                 flush=True,
             )
-        return self
 
     def _fit_one_vs_one(
-        self, X: np.ndarray, y: np.ndarray, sample_weight: Any, X_val: Any, y_val: Any, callback
+        self,
+        X: np.ndarray,
+        y: np.ndarray,
+        sample_weight: Any,
+        labels: np.ndarray,
+        X_val: Any,
+        y_val: Any,
+        callback,
     ) -> SMOClassifier:
         """One binary SVM per pair of classes (LIBSVM's order), combined in SVC's layout.
 
@@ -345,7 +395,7 @@ class SMOClassifier(SVMClassifierBase):
         weight = as_sample_weight(sample_weight, y.shape[0])
         self.class_weight_ = np.ones(k)
         if self.class_weight is not None:
-            self._point_weights(y, None)  # checks and sets class_weight_ over all classes
+            self._point_weights(y, None, labels)  # checks and sets class_weight_ over all
         index = np.searchsorted(self.classes_, y)
         weight = weight * self.class_weight_[index]
         if X_val is not None:
@@ -419,8 +469,9 @@ class SMOClassifier(SVMClassifierBase):
         if callback is not None and not callable(callback):
             raise TypeError(f"callback must be callable, got {type(callback).__name__}.")
 
-    def _point_weights(self, y: np.ndarray, sample_weight: Any) -> np.ndarray:
-        """Each point's multiplier of ``C``: its class weight times its sample weight."""
+    def _point_weights(self, y: np.ndarray, sample_weight: Any, labels: np.ndarray) -> np.ndarray:
+        """Each point's multiplier of ``C``: its class weight (counted over ``labels``, every
+        training point's) times its sample weight."""
         weight = as_sample_weight(sample_weight, y.shape[0])
         if self.class_weight is None:
             self.class_weight_ = np.ones(2)
@@ -432,7 +483,9 @@ class SMOClassifier(SVMClassifierBase):
                     f"class_weight names class(es) {sorted(absent, key=str)} that are not in y "
                     f"(classes {self.classes_.tolist()}); use the labels of y as keys."
                 )
-        self.class_weight_ = compute_class_weight(self.class_weight, classes=self.classes_, y=y)
+        self.class_weight_ = compute_class_weight(
+            self.class_weight, classes=self.classes_, y=labels
+        )
         if not np.all(np.isfinite(self.class_weight_) & (self.class_weight_ > 0)):
             raise ValueError(
                 f"class_weight must be positive and finite, got {self.class_weight!r}; "
