@@ -33,10 +33,14 @@ from esmo.papers.common.tables import require_columns
 
 
 def method_colours(methods: list[str]) -> dict[str, tuple]:
-    """One colour per method, by its place in the sorted list (tab20, then husl beyond 20)."""
+    """One colour per method, by its place in the sorted list: tab20's ten dark colours,
+    then its ten light ones (readable as text), then husl's beyond twenty."""
     names = sorted(set(methods))
-    palette = sns.color_palette("tab20" if len(names) <= 20 else "husl", len(names))
-    return dict(zip(names, palette, strict=True))
+    tab20 = sns.color_palette("tab20", 20)
+    palette = tab20[::2] + tab20[1::2]
+    if len(names) > len(palette):
+        palette = sns.color_palette("husl", len(names))
+    return dict(zip(names, palette[: len(names)], strict=True))
 
 
 def _empty(message: str) -> Figure:
@@ -141,7 +145,7 @@ def plot_cd_diagram(table: pd.DataFrame) -> Figure:
         ax=ax,
         cd=float(first["critical_difference"]),
         color_palette=method_colours(ranks.index.tolist()),
-        label_props={"fontsize": 8},
+        label_props={"fontsize": 9},
     )
     cd = float(first["critical_difference"])
     ax.set_xlim(0.9, max(len(ranked), float(ranks.min()) + cd) + 0.1)  # the whole rank scale
