@@ -39,9 +39,11 @@ runs the test it is asked for, while autorank picks its own test (ANOVA or
 Friedman, by normality and variance checks), re-ranks raw scores, refuses fewer
 than five blocks and prints to stdout; and because scikit-posthocs needs only the
 ``analysis`` extra's packages (numpy, scipy, pandas, matplotlib, seaborn,
-statsmodels), where autorank brings baycomp. Its floor is 0.16.0: the first
-release whose Nemenyi p-values compare ``q * sqrt(2)`` with the studentized
-range (Demšar 2006's critical difference); earlier ones are too conservative.
+statsmodels), where autorank brings baycomp. Its floor is 0.16.1: 0.16 is the
+first release whose Nemenyi p-values compare ``q * sqrt(2)`` with the
+studentized range (Demšar 2006's critical difference; earlier ones are too
+conservative), and 0.16.0 imports a statsmodels function from a place
+statsmodels 0.15 removed.
 """
 
 from __future__ import annotations
