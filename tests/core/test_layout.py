@@ -34,6 +34,8 @@ LAYERS: dict[str, int] = {
     "esmo.papers.nsvm": 7,
     "esmo.papers.ensembles": 7,
     "esmo.papers.gradient": 7,
+    # the budget benchmark: every paper's method on one protocol, beside the papers
+    "esmo.benchmark": 7,
 }
 
 
