@@ -22,6 +22,10 @@ _EXPORTS: dict[str, str] = {
     "SolverResult": "esmo.solver.result",
     "solve_smo": "esmo.solver.smo",
     "kernel_matrix": "esmo.solver.kernels",
+    "RandomSearchSVM": "esmo.tuning.estimators",
+    "SuccessiveHalvingSVM": "esmo.tuning.estimators",
+    "HyperbandSVM": "esmo.tuning.estimators",
+    "OptunaSearchSVM": "esmo.tuning.optuna_search",
     "MDLSearch": "esmo.mdl.search",
     "SVMEnsembleClassifier": "esmo.ensembles.estimator",
 }

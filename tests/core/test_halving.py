@@ -34,7 +34,7 @@ def test_rounds_follow_the_schedule_and_the_best_go_on():
     assert [(t, c) for t, c, _ in calls] == [(0, c) for c in range(6)] + [
         (1, 1), (1, 3), (1, 5), (2, 1)
     ]  # fmt: skip
-    assert all(part == f"part{schedule[t].n_rows}" for t, _, part in calls)
+    assert all(part == f"part{schedule[t].budget}" for t, _, part in calls)
     assert result.winner == 1 and result.score == 0.9
     trial = result.trials[7]
     assert (trial.round, trial.candidate, trial.budget, trial.score) == (1, 3, 20, 0.7)

@@ -85,7 +85,7 @@ def test_schedule_k100_floors_odd_rounds():
     rounds = successive_halving_schedule(100, 1000)
     assert len(rounds) == math.floor(math.log2(100)) + 1 == 7
     assert [r.n_candidates for r in rounds] == [100, 50, 25, 12, 6, 3, 1]
-    assert [r.n_rows for r in rounds] == [10, 20, 40, 83, 166, 333, 1000]
+    assert [r.budget for r in rounds] == [10, 20, 40, 83, 166, 333, 1000]
 
 
 @pytest.mark.parametrize("k", [1, 2, 3, 7, 31, 64, 100, 400])
@@ -95,8 +95,8 @@ def test_schedule_invariants(k):
     assert len(rounds) == math.floor(math.log2(k)) + 1
     for t, r in enumerate(rounds):
         assert r.n_candidates == math.floor(k / 2**t)
-        assert r.n_rows == math.floor(n_train / r.n_candidates)
-    assert rounds[-1].n_candidates == 1 and rounds[-1].n_rows == n_train
+        assert r.budget == math.floor(n_train / r.n_candidates)
+    assert rounds[-1].n_candidates == 1 and rounds[-1].budget == n_train
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,9 @@
   or a stratified share of the training data held out.
 
 The functions serve callers that are not estimators; the class binds them to
-the estimator's parameters and fitted ``classes_``.
+the estimator's parameters and fitted ``classes_``. :class:`RefittedSearchMixin`
+gives a search that hands back one refitted model (``MDLSearch``, the
+searches of :mod:`esmo.tuning`) its predictions through that model.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import train_test_split
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.multiclass import type_of_target
-from sklearn.utils.validation import validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
 from esmo.early_stopping import EarlyStopping, validate_configurations
 from esmo.solver.params import SOLVER_CONSTRAINTS
@@ -237,3 +239,29 @@ class SVMClassifierBase(ClassifierMixin, BaseEstimator):
                 "lower validation_fraction or pass X_val and y_val."
             )
         return train, (held_out[0], held_out[1])
+
+
+class RefittedSearchMixin:
+    """A search's predictions, through its ``best_estimator_`` (``refit=True``), as scikit-learn's.
+
+    For the searches that hand back one refitted SMOClassifier (``MDLSearch``,
+    the budget-aware searches of :mod:`esmo.tuning`): fitted when
+    ``cv_results_`` is set; with ``refit=False`` there is no model to predict with.
+    """
+
+    def _best_estimator(self) -> Any:
+        check_is_fitted(self, "cv_results_")
+        if not self.refit:
+            raise AttributeError(
+                f"this {type(self).__name__} was fitted with refit=False; set refit=True to "
+                "predict with the best configuration"
+            )
+        return self.best_estimator_
+
+    def decision_function(self, X: Any) -> np.ndarray:
+        """The best estimator's decision function (positive for ``classes_[1]``)."""
+        return self._best_estimator().decision_function(X)
+
+    def predict(self, X: Any) -> np.ndarray:
+        """The best estimator's predictions."""
+        return self._best_estimator().predict(X)

@@ -26,9 +26,9 @@ from sklearn.base import MetaEstimatorMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import ParameterGrid, ParameterSampler
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import validate_data
 
-from esmo.estimators.base import SVMClassifierBase, resolve_gamma
+from esmo.estimators.base import RefittedSearchMixin, SVMClassifierBase, resolve_gamma
 from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.mdl.description_length import (
     DEFAULT_SIGMA2,
@@ -83,7 +83,7 @@ def solver_base(estimator: SMOClassifier, X: np.ndarray) -> SolverParams:
     )
 
 
-class MDLSearch(MetaEstimatorMixin, SVMClassifierBase):
+class MDLSearch(RefittedSearchMixin, MetaEstimatorMixin, SVMClassifierBase):
     """Minimum-description-length search over SMOClassifier hyperparameters (C, gamma, tol).
 
     Parameters
@@ -255,18 +255,3 @@ class MDLSearch(MetaEstimatorMixin, SVMClassifierBase):
         res |= {f"dl_{reading}": values for reading, values in readings.items()}
         res |= extra
         return res, ablation_seconds
-
-    def _fitted(self) -> SMOClassifier:
-        check_is_fitted(self, "cv_results_")
-        if not self.refit:
-            raise AttributeError(
-                "this MDLSearch was fitted with refit=False; refit the best candidate to predict"
-            )
-        return self.best_estimator_
-
-    def decision_function(self, X: Any) -> np.ndarray:
-        """The best estimator's decision function (positive for ``classes_[1]``)."""
-        return self._fitted().decision_function(X)
-
-    def predict(self, X: Any) -> np.ndarray:
-        return self._fitted().predict(X)

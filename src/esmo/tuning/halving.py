@@ -6,7 +6,7 @@ differ only in their schedules, their subsamples and what one fit records; the
 loop that runs the rounds is :func:`run_halving`, as scikit-learn's
 ``BaseSuccessiveHalving._run_search`` is one loop for its two searches. Its
 shape follows scikit-learn's: round t fits ``k_t`` candidates on a budget
-``n_t``; the best ``k_{t+1}`` by score go on.
+``n_t`` (rows, or SMO iterations); the best ``k_{t+1}`` by score go on.
 
 What the two callers pass:
 
@@ -22,6 +22,11 @@ fit_and_score   a timed ``fit`` and validation accuracy;    ``FitLog.fit``: cost
                 the cost is the trial record                the cost is the log's record
 tie             ``"first"``                                 ``"first"``
 ==============  ==========================================  ==========================================
+
+The searches of :mod:`esmo.tuning.estimators` with SMO iterations as the
+budget run the same loop: Li et al.'s geometric rounds as the schedule, the
+budget itself as the part (``lambda budget: budget``) and a ``fit_and_score``
+that resumes a surviving candidate's fit instead of restarting it.
 
 Only numpy and scikit-learn are needed here (the ensembles estimator, a core
 module, runs this loop without pandas).
@@ -46,10 +51,15 @@ DRAWS = ("resample", "rounded")
 
 
 class HalvingRound(NamedTuple):
-    """One round of a schedule: how many candidates run, and the budget of each fit (rows)."""
+    """One round of a schedule: how many candidates run, and the budget of each fit.
+
+    The budget is what the caller's subsampler is given: training rows (the
+    thesis's and the ensembles' schedules) or SMO iterations (the iteration
+    budgets of :mod:`esmo.tuning.estimators`, where a surviving fit resumes).
+    """
 
     n_candidates: int
-    n_rows: int
+    budget: int
 
 
 @dataclass(frozen=True)
@@ -116,13 +126,15 @@ def run_halving(
 ) -> HalvingResult:
     """Run successive halving: every round fits its survivors on one subsample, the best go on.
 
-    ``schedule`` lists the rounds as ``(n_candidates, n_rows)`` pairs
+    ``schedule`` lists the rounds as ``(n_candidates, budget)`` pairs
     (:class:`HalvingRound`): the first runs every candidate, round t + 1 the best
-    ``n_candidates`` of round t. Each round calls ``subsample(n_rows)`` once,
+    ``n_candidates`` of round t. Each round calls ``subsample(budget)`` once,
     before its fits, so all its candidates train on the same part (the
     subsampler holds its own random state, so the draws follow the rounds in
-    order); whatever it returns is passed on. ``fit_and_score(t, candidate,
-    part)`` fits one candidate (an item of ``candidates``) in round t and
+    order); whatever it returns is passed on (a budget of SMO iterations needs
+    no subsample: ``lambda budget: budget`` passes the budget itself).
+    ``fit_and_score(t, candidate, part)`` fits one candidate (an item of
+    ``candidates``) in round t and
     returns ``(score, cost)``; higher scores are better. Within a round the
     candidates are fitted in the order of ``candidates``. ``tie`` (one of
     :data:`TIES`) breaks equal scores, when ranking a round and when choosing
@@ -134,12 +146,12 @@ def run_halving(
     trials: list[Trial] = []
     survivors = np.arange(len(candidates))  # positions, in candidates order
     scores, order = np.full(1, np.nan), np.zeros(1, dtype=int)  # an empty schedule's
-    for t, (_, n_rows) in enumerate(schedule):
-        part = subsample(n_rows)
+    for t, (_, budget) in enumerate(schedule):
+        part = subsample(budget)
         scores = np.empty(survivors.size)
         for i, position in enumerate(survivors):
             scores[i], cost = fit_and_score(t, candidates[position], part)
-            trials.append(Trial(t, int(position), int(n_rows), float(scores[i]), cost))
+            trials.append(Trial(t, int(position), int(budget), float(scores[i]), cost))
         order = _ranking(scores, tie)
         if t + 1 < len(schedule):
             survivors = np.sort(survivors[order[: schedule[t + 1][0]]])

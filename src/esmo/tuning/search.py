@@ -97,10 +97,10 @@ def successive_halving_schedule(
             raise ValueError(f"{name} must be a positive integer, got {value!r}")
     k = int(n_candidates)  # bit_length = floor(log2 k) + 1, k >> t = floor(k / 2**t)
     rounds = [HalvingRound(k >> t, n_train // (k >> t)) for t in range(k.bit_length())]
-    if rounds[0].n_rows < min_samples:
+    if rounds[0].budget < min_samples:
         raise ValueError(
             f"n_train={n_train} is too small for {n_candidates} candidates: the first round "
-            f"would train on {rounds[0].n_rows} samples, fewer than {min_samples}; use "
+            f"would train on {rounds[0].budget} samples, fewer than {min_samples}; use "
             f"fewer candidates (at most {n_train // min_samples}) or more training data"
         )
     return rounds
