@@ -8,6 +8,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import settings
 from sklearn.datasets import load_breast_cancer, load_digits, load_iris, make_classification
 from sklearn.preprocessing import MinMaxScaler
 
@@ -52,6 +53,13 @@ MIRROR_FILES = tuple(REGISTRY)  # the LIBSVM files the tests read
 def on_ci() -> bool:
     """True under continuous integration (``CI=true``, as ``.ci/run`` and CI services set)."""
     return os.environ.get("CI", "").strip().lower() in {"true", "1", "yes"}
+
+
+# Under CI every property test draws the same examples on every run (derandomize): a run
+# passes or fails on the code alone. Elsewhere each run explores new examples, as a fuzzer.
+settings.register_profile("ci", derandomize=True)
+if on_ci():
+    settings.load_profile("ci")
 
 
 def _require_folder(folder: Path, files: tuple[str, ...], what: str, place: str, env: str) -> Path:

@@ -60,9 +60,15 @@ def training_data(draw):
 @st.composite
 def binary_data(draw):
     """Well-formed data: 8-16 finite rows, 1-3 features, both classes at least four times
-    (so even 2-fold splits and halved shares hold both). ``(X, y, True)``."""
+    (so even 2-fold splits and halved shares hold both), and every feature spread over
+    [0, 1] in a drawn order on top of the drawn values, so no feature is constant or nearly
+    so in any fold (constant features are malformed input: :func:`training_data` draws
+    them). ``(X, y, True)``."""
     n = draw(st.integers(8, 16))
-    X = draw(arrays(np.float64, (n, draw(st.integers(1, 3))), elements=st.floats(-2, 2)))
+    d = draw(st.integers(1, 3))
+    X = draw(arrays(np.float64, (n, d), elements=st.floats(-2, 2)))
+    for j in range(d):
+        X[:, j] += np.linspace(0.0, 1.0, n)[draw(st.permutations(range(n)))]
     y = np.arange(n) % 2
     return X, np.array(draw(st.permutations(y)), dtype=np.int64), True
 

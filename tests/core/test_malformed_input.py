@@ -112,11 +112,14 @@ def promised(name: str, estimator, X, y) -> bool:
             and share_size_problem(p["train_proportion"], np.unique(y, return_counts=True)[1])
             is None
         )
-    varies = bool(np.all(np.ptp(X, axis=0) > 0))
+    varies = bool(np.all(np.ptp(X, axis=0) >= 1e-3))  # features that vary more than rounding
     if name == "mdl_search":
         # on constant features every decision value is equal: sigma^2 = 0, an infinite
-        # description length for every candidate, refused by name
-        return moderate(*p["param_grid"]["C"], *p["param_grid"]["gamma"]) and varies
+        # description length for every candidate, refused by name; the other sigma^2
+        # readings are 0 on separable training data (every residual clipped), refused alike
+        grid = p["param_grid"]
+        default = p["sigma2"] == "decision_var"
+        return moderate(*grid["C"], *grid["gamma"]) and varies and default
     if name == "gradient_search":
         # its box (LOG2_BOUNDS), and features that vary: on constant ones every output is
         # equal, the smoothed error's scale is 0 and the tuner refuses the start point

@@ -156,3 +156,15 @@ def test_pegasos_classifier_passes_scikit_learns_estimator_checks():
         (r["check_name"], str(r["exception"])[:200]) for r in results if r["status"] == "failed"
     ]
     assert not failed
+
+
+def test_features_whose_linear_kernel_overflows_are_refused():
+    """Hypothesis's find (the split fuzz oracle): |x| ~ 1.34e154 made <x, x> infinite and the
+    decision values -inf, silently. Pegasos now runs the estimators' one kernel check, and
+    refuses a model whose decision values can overflow (a tiny lam scales them up)."""
+    fit = PegasosClassifier(kernel="linear", lam=1.0, n_steps=1, random_state=0).fit
+    with pytest.raises(ValueError, match="linear kernel <x, x> overflows.*scale the features"):
+        fit(np.array([[1.5e154], [0.0]]), [0, 1])
+    tiny_lam = PegasosClassifier(kernel="linear", lam=1e-10, n_steps=1, random_state=0)
+    with pytest.raises(ValueError, match="decision values can overflow.*or raise lam"):
+        tiny_lam.fit(np.array([[1e154], [0.0]]), [0, 1])

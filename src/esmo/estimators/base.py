@@ -157,6 +157,20 @@ def encode_labels(y: np.ndarray, classes: np.ndarray, name: str, positive: int =
     return np.where(y == classes[positive], 1.0, -1.0)
 
 
+def check_kernel_finite(X: np.ndarray, kernel: str, gamma: float) -> None:
+    """Refuse data whose kernel values overflow float64: the solver would return NaNs."""
+    if kernel != "linear":
+        return  # exp(-gamma ||x - z||^2) stays in [0, 1] for any finite X
+    with np.errstate(over="ignore", invalid="ignore"):
+        squares = np.einsum("ij,ij->i", X, X)
+    if not np.isfinite(squares).all():
+        raise ValueError(
+            "the linear kernel <x, x> overflows float64 for "
+            f"{np.count_nonzero(~np.isfinite(squares))} row(s) of X (largest |X| = "
+            f"{np.abs(X).max():.3g}); scale the features (e.g. MinMaxScaler)."
+        )
+
+
 class SVMClassifierBase(ClassifierMixin, BaseEstimator):
     """scikit-learn's classifier base with the steps esmo's estimators share (see the module).
 

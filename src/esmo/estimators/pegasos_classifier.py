@@ -11,7 +11,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators import base
-from esmo.estimators.base import SVMClassifierBase
+from esmo.estimators.base import SVMClassifierBase, check_kernel_finite
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import KERNELS, SolverParams
 from esmo.solver.pegasos import LAM, run_pegasos
@@ -122,6 +122,7 @@ class PegasosClassifier(SVMClassifierBase):
             self.lam if self.lam is not None else LAM if self.C is None else 1.0 / (self.C * m)
         )
         self.gamma_ = self._resolve_gamma(X)
+        check_kernel_finite(X, self.kernel, self.gamma_)
         result, tr = run_pegasos(
             X,
             ys,
@@ -144,14 +145,40 @@ class PegasosClassifier(SVMClassifierBase):
         self.dual_coef_ = (alpha[self.support_] * ys[self.support_] / (self.lam_ * n_steps))[
             None, :
         ]
+        self._check_finite_model(X)
         return self
+
+    def _check_finite_model(self, X: np.ndarray) -> None:
+        """Refuse a model whose decision values can overflow on the training rows.
+
+        ``|f(x)| <= sum_j |c_j| max K``, with ``max K`` 1 for the RBF kernel and the
+        largest ``<x, x>`` for the linear one: a bound of a few operations that is
+        finite whenever the decision values are (up to cancellations of ~1e308).
+        """
+        with np.errstate(over="ignore", invalid="ignore"):
+            k_max = 1.0 if self.kernel == "rbf" else float(np.einsum("ij,ij->i", X, X).max())
+            bound = float(np.abs(self.dual_coef_).sum()) * k_max
+        if not np.isfinite(bound):
+            raise ValueError(
+                f"the model's decision values can overflow float64 (sum |c| max K = {bound}; "
+                f"largest |X| = {np.abs(X).max():.3g}, lam = {self.lam_:g}): scale the "
+                "features (e.g. MinMaxScaler) or raise lam."
+            )
 
     def decision_function(self, X: Any) -> np.ndarray:
         """``f(x) = sum_j alpha_j y_j K(x_j, x) / (lam T)``; >= 0 means ``classes_[1]``."""
         check_is_fitted(self)
         X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
         K = kernel_matrix(X, self.support_vectors_, self.kernel, self.gamma_)
-        return K @ self.dual_coef_[0]
+        with np.errstate(over="ignore", invalid="ignore"):
+            decision = K @ self.dual_coef_[0]
+        if not np.isfinite(decision).all():
+            raise ValueError(
+                f"the decision values of {int(np.sum(~np.isfinite(decision)))} row(s) overflow "
+                f"float64 (largest |X| = {np.abs(X).max():.3g}); scale them as the training "
+                "rows were."
+            )
+        return decision
 
     def predict(self, X: Any) -> np.ndarray:
         """``classes_[1]`` where the decision value is >= 0 (the paper's rule), else ``classes_[0]``."""

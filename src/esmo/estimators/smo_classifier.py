@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet, reads_validation
 from esmo.estimators import base
-from esmo.estimators.base import SVMClassifierBase
+from esmo.estimators.base import SVMClassifierBase, check_kernel_finite
 from esmo.solver.inputs import as_sample_weight
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import NO_LIMIT, SOLVER_CONSTRAINTS, SolverParams
@@ -30,20 +30,6 @@ from esmo.solver.state import SolverState
 from esmo.solver.tracking import EVALUATIONS
 
 _SOLVERS = ("fan", "keerthi", "fan_plain", "keerthi_own_rule")
-
-
-def _check_kernel_finite(X: np.ndarray, kernel: str, gamma: float) -> None:
-    """Refuse data whose kernel values overflow float64: the solver would return NaNs."""
-    if kernel != "linear":
-        return  # exp(-gamma ||x - z||^2) stays in [0, 1] for any finite X
-    with np.errstate(over="ignore", invalid="ignore"):
-        squares = np.einsum("ij,ij->i", X, X)
-    if not np.isfinite(squares).all():
-        raise ValueError(
-            "the linear kernel <x, x> overflows float64 for "
-            f"{np.count_nonzero(~np.isfinite(squares))} row(s) of X (largest |X| = "
-            f"{np.abs(X).max():.3g}); scale the features (e.g. MinMaxScaler)."
-        )
 
 
 def _problem_key(X: np.ndarray, y: np.ndarray, weight: np.ndarray, params: SolverParams) -> tuple:
@@ -331,7 +317,7 @@ class SMOClassifier(SVMClassifierBase):
         y_int = self._signs(y, "y")
         weight = self._point_weights(y, sample_weight, labels)
         self.gamma_ = self._resolve_gamma(X)
-        _check_kernel_finite(X, self.kernel, self.gamma_)
+        check_kernel_finite(X, self.kernel, self.gamma_)
         params = SolverParams(
             kernel=self.kernel,
             C=self.C,
@@ -391,7 +377,7 @@ class SMOClassifier(SVMClassifierBase):
         """
         k = self.classes_.shape[0]
         self.gamma_ = self._resolve_gamma(X)
-        _check_kernel_finite(X, self.kernel, self.gamma_)
+        check_kernel_finite(X, self.kernel, self.gamma_)
         weight = as_sample_weight(sample_weight, y.shape[0])
         self.class_weight_ = np.ones(k)
         if self.class_weight is not None:

@@ -313,9 +313,11 @@ class GradientSearchCV(SVMClassifierBase):
         except _NonFinite:
             bad = evaluations.pop()
             if not evaluations:
-                raise FloatingPointError(
+                # bad input, not arithmetic gone wrong: a ValueError naming what to check
+                raise ValueError(
                     f"The objective or its gradient is not finite at the start point "
-                    f"(value {bad.value!r}); check the data for NaN or constant columns."
+                    f"(value {bad.value!r}): every output is equal when X's features are "
+                    "constant; drop the constant columns of X, or check X for NaN."
                 ) from None
             return evaluations, len(iterates) - 1, "non_finite"
         return evaluations, len(iterates) - 1, _termination(result.message)
