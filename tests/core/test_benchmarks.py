@@ -26,3 +26,19 @@ def test_pegasos_benchmark_runs_and_numba_equals_the_numpy_loop():
     m, T, violations = (int(v) for v in lines[1].split()[:3])
     assert (m, T) == (1000, 20_000) and 0 < violations <= T
     assert lines[-1].startswith("sweep of 100 configurations / plain run:")
+
+
+def test_probability_benchmark_runs_and_esmo_never_disagrees_with_predict():
+    from conftest import require_mirror
+
+    mirror = require_mirror()
+    out = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "probabilities.py"), "--mirror", str(mirror),
+         "--datasets", "fourclass", "diabetes"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    rows = [line.split() for line in out.stdout.splitlines()[1:3]]
+    assert [r[0] for r in rows] == ["fourclass", "diabetes"]
+    assert all(r[4] == "0" for r in rows)  # esmo's argmax always equals predict
+    assert out.stdout.splitlines()[-1].startswith("mean log-loss ratio (esmo / SVC):")

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import warnings
 from unittest.mock import patch
 
 import numpy as np
 import pytest
 from conftest import DATASETS
+from sklearn.datasets import make_classification
 from sklearn.ensemble import BaggingClassifier
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.svm import SVC
@@ -279,3 +281,66 @@ def test_bagging_equals_bagging_svc(seed):
     svc = BaggingClassifier(SVC(C=4.0, gamma=0.5, shrinking=False), **kw).fit(X, y)
     np.testing.assert_array_equal(ours.predict(X), svc.predict(X))
     np.testing.assert_allclose(ours.decision_function(X), svc.decision_function(X), atol=1e-9)
+
+
+@parametrize_with_checks([SMOClassifier(probability=True, random_state=0)])
+def test_sklearn_compatible_with_probabilities(estimator, check):
+    """predict_proba and predict_log_proba under scikit-learn's checks (no expected failure
+    beyond SVC's two on weights)."""
+    if check.func.__name__ in EXPECTED_FAILURES:
+        pytest.xfail(EXPECTED_FAILURES[check.func.__name__])
+    check(estimator)
+
+
+@pytest.mark.parametrize("seed", [0, 7, 10, 14])
+def test_probabilities_agree_with_predict_where_svcs_do_not(seed):
+    """scikit-learn #13211: SVC(probability=True)'s most probable class differs from its own
+    predict on these draws (1-3 of 60 points); esmo's never does (B = 0 by construction)."""
+    X, y = make_classification(60, n_features=4, flip_y=0.2, random_state=seed)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", FutureWarning)  # SVC's probability is deprecated in 1.9
+        svc = SVC(probability=True, random_state=0).fit(X, y)
+    assert np.any(svc.classes_[svc.predict_proba(X).argmax(1)] != svc.predict(X))
+    ours = SMOClassifier(probability=True, random_state=0).fit(X, y)
+    P = ours.predict_proba(X)
+    np.testing.assert_array_equal(ours.classes_[P.argmax(1)], ours.predict(X))
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+    assert ours.probA_[0] > 0 and ours.probB_[0] == 0.0
+
+
+def test_multiclass_probabilities_agree_with_the_vote():
+    """Iris: SVC's coupled probabilities disagree with its vote on one flower; esmo's winner
+    leads every row (the coupled values reordered where they would not)."""
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True)
+    ours = SMOClassifier(probability=True, random_state=0).fit(X, y)
+    P = ours.predict_proba(X)
+    np.testing.assert_array_equal(ours.classes_[P.argmax(1)], ours.predict(X))
+    np.testing.assert_allclose(P.sum(axis=1), 1.0)
+    assert ours.probA_.shape == (3,) and np.all(ours.probA_ > 0)
+
+
+def test_exact_zero_decision_values_resolve_as_predict_does():
+    from esmo.estimators.probability import binary_probability, winner_first
+
+    p = binary_probability(np.array([-1.0, 0.0, 1.0]), 2.0)
+    assert p[0] < 0.5 < p[1] < p[2]  # f = 0 predicts classes_[1]: just above one half
+    probs, moved = winner_first(np.array([[0.5, 0.3, 0.2], [0.4, 0.4, 0.2]]), np.array([1, 1]))
+    assert moved == 2 and probs[0].tolist() == [0.3, 0.5, 0.2]  # a tie ahead counts too
+    assert probs[1].argmax() == 1  # an equal value before the winner is passed
+
+
+def test_platt_slope_matches_a_direct_minimisation():
+    """Oracle: the cross-entropy of Platt's targets minimised over a by a fine grid."""
+    from esmo.estimators.probability import platt_slope
+
+    rng = np.random.default_rng(0)
+    f = rng.normal(size=200)
+    pos = rng.random(200) < 1.0 / (1.0 + np.exp(-1.7 * f))
+    t = np.where(pos, (pos.sum() + 1) / (pos.sum() + 2), 1 / ((~pos).sum() + 2))
+    grid = np.linspace(0.01, 10, 20001)
+    z = grid[:, None] * f[None, :]
+    loss = -(t * -np.logaddexp(0, -z) + (1 - t) * -np.logaddexp(0, z)).sum(axis=1)
+    assert platt_slope(f, pos) == pytest.approx(grid[np.argmin(loss)], abs=1e-3)
+    assert platt_slope(-np.abs(f) * np.where(pos, 1, -1), pos) == pytest.approx(1e-8, rel=1e-3)

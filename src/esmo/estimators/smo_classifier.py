@@ -11,8 +11,12 @@ from numbers import Real
 from typing import Any
 
 import numpy as np
+from scipy.special import expit
 from sklearn.base import clone
 from sklearn.exceptions import ConvergenceWarning
+from sklearn.model_selection import StratifiedKFold
+from sklearn.utils import check_random_state
+from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import _ovr_decision_function
@@ -21,6 +25,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet, reads_validation
 from esmo.estimators import base
 from esmo.estimators.base import SVMClassifierBase, check_kernel_finite
+from esmo.estimators.probability import binary_probability, couple, platt_slope, winner_first
 from esmo.solver.inputs import as_sample_weight
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import NO_LIMIT, SOLVER_CONSTRAINTS, SolverParams
@@ -38,6 +43,10 @@ def _problem_key(X: np.ndarray, y: np.ndarray, weight: np.ndarray, params: Solve
     for a in (X, y, weight):
         digest.update(np.ascontiguousarray(a).view(np.uint8))
     return digest.hexdigest(), params.kernel, params.gamma, params.C
+
+
+#: Folds of the held-out decision values Platt's sigmoid is fitted to (SVC's five).
+PLATT_FOLDS = 5
 
 
 class SMOClassifier(SVMClassifierBase):
@@ -126,6 +135,11 @@ class SMOClassifier(SVMClassifierBase):
         the fit ends at the first look at the clock past it and sets
         ``max_time_reached_``. The one stopping rule that depends on the machine,
         so results under it are not reproducible. Only ``solver='fan'``.
+    probability : bool
+        Fit Platt probabilities on held-out decision values (5-fold CV inside
+        ``fit``, as SVC) for ``predict_proba``; the sigmoid passes through the
+        origin, so the most probable class is always ``predict``'s
+        (``esmo.estimators.probability``).
     decision_function_shape : {'ovr', 'ovo'}
         With more than two classes, ``decision_function`` returns one column per
         pair of classes ('ovo', positive for the pair's first class, as LIBSVM) or
@@ -169,6 +183,7 @@ class SMOClassifier(SVMClassifierBase):
         "class_weight": [dict, StrOptions({"balanced"}), None],
         "warm_start": ["boolean"],
         "max_time": [Interval(Real, 0, None, closed="neither"), None],
+        "probability": ["boolean"],
         "decision_function_shape": [StrOptions({"ovr", "ovo"})],
         "verbose": ["verbose"],
     }
@@ -195,6 +210,7 @@ class SMOClassifier(SVMClassifierBase):
         class_weight: dict | str | None = None,
         warm_start: bool = False,
         max_time: float | None = None,
+        probability: bool = False,
         decision_function_shape: str = "ovr",
         verbose: int = 0,
     ) -> None:
@@ -218,6 +234,7 @@ class SMOClassifier(SVMClassifierBase):
         self.class_weight = class_weight
         self.warm_start = warm_start
         self.max_time = max_time
+        self.probability = probability
         self.decision_function_shape = decision_function_shape
         self.verbose = verbose
 
@@ -267,7 +284,39 @@ class SMOClassifier(SVMClassifierBase):
         self._fit_kept(X, y, sample_weight, labels, X_val, y_val, callback, check_input, es)
         if kept is not None:  # support_ indexes the training set as given, as SVC's does
             self.support_ = kept[self.support_].astype(np.int32)
+        if self.probability:
+            self._fit_probability(X, y, sample_weight, X_val, y_val)
         return self
+
+    def _fit_probability(self, X, y, sample_weight, X_val, y_val) -> None:
+        """Platt's slopes from 5-fold held-out decision values (SVC's protocol), one per pair."""
+        _, counts = np.unique(y, return_counts=True)
+        n_folds = min(PLATT_FOLDS, int(counts.min()))
+        if n_folds < 2:
+            raise ValueError(
+                f"probability=True fits its sigmoid on held-out decision values and needs at "
+                f"least 2 points of each class; the smallest class has {int(counts.min())}."
+            )
+        seed = check_random_state(self.random_state).randint(np.iinfo(np.int32).max)
+        folds = StratifiedKFold(n_folds, shuffle=True, random_state=seed).split(X, y)
+        held_out = np.empty(
+            (y.shape[0], max(1, len(self.classes_) * (len(self.classes_) - 1) // 2))
+        )
+        fold_params = {"probability": False, "warm_start": False, "verbose": 0}
+        for train, test in folds:
+            model = clone(self).set_params(**fold_params, decision_function_shape="ovo")
+            weight = None if sample_weight is None else np.asarray(sample_weight)[train]
+            model.fit(X[train], y[train], sample_weight=weight, X_val=X_val, y_val=y_val)
+            held_out[test] = model.decision_function(X[test]).reshape(test.shape[0], -1)
+        if len(self.classes_) == 2:
+            self.probA_ = np.array([platt_slope(held_out[:, 0], y == self.classes_[1])])
+        else:
+            slopes = []
+            for p, (i, j) in enumerate(combinations(range(len(self.classes_)), 2)):
+                pair = (y == self.classes_[i]) | (y == self.classes_[j])
+                slopes.append(platt_slope(held_out[pair, p], y[pair] == self.classes_[i]))
+            self.probA_ = np.array(slopes)
+        self.probB_ = np.zeros_like(self.probA_)  # SVC's layout: the sigmoids' intercepts
 
     def _zero_weights_dropped(self, y: np.ndarray, sample_weight: Any) -> tuple[Any, Any]:
         """The weights checked, and the rows of positive weight when some weight is zero.
@@ -652,3 +701,32 @@ class SMOClassifier(SVMClassifierBase):
             return self.classes_[np.argmax(votes, axis=1)]
         decision = self.decision_function(X, check_input=False)
         return self.classes_[(decision >= 0).astype(np.intp)]
+
+    @available_if(lambda self: self.probability)
+    def predict_proba(self, X: Any) -> np.ndarray:
+        """Class probabilities (``classes_`` order) whose largest is always ``predict``'s class.
+
+        Binary: ``P(classes_[1]) = expit(a f)`` with Platt's slope ``a > 0``
+        (``probA_``) and no intercept. More classes: each pair's sigmoid the same
+        way, coupled as LIBSVM couples them, the vote's winner leading
+        (:mod:`esmo.estimators.probability`).
+        """
+        check_is_fitted(self, "probA_")
+        X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        if self.classes_.shape[0] == 2:
+            p1 = binary_probability(self.decision_function(X, check_input=False), self.probA_[0])
+            return np.column_stack([1.0 - p1, p1])
+        ovo = -np.column_stack(
+            [sub.decision_function(X, check_input=False) for sub in self.estimators_]
+        )
+        # P(i | i or j): a value of exactly 0 votes for j, so it stays just below 1/2
+        pairwise = np.where(ovo == 0, np.nextafter(0.5, 0.0), expit(self.probA_ * ovo))
+        coupled = couple(pairwise, self.classes_.shape[0])
+        winner = np.searchsorted(self.classes_, self.predict(X, check_input=False))
+        return winner_first(coupled, winner)[0]
+
+    @available_if(lambda self: self.probability)
+    def predict_log_proba(self, X: Any) -> np.ndarray:
+        """The logarithm of :meth:`predict_proba`."""
+        with np.errstate(divide="ignore"):
+            return np.log(self.predict_proba(X))
