@@ -113,7 +113,9 @@ def ensembles_share_problems(ens):
             shares = ensembles_class_shares(dataset)
             for tp in tps:
                 for n in sizes:
-                    problem = share_size_problem(tp, np.round(shares * n), labels=(-1, 1))
+                    problem = share_size_problem(
+                        tp, np.round(shares * n), labels=(-1, 1)
+                    )
                     if problem:
                         problems.append(
                             f"ensembles.{key} on {dataset} (n = {n}): {problem}"
