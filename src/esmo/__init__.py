@@ -9,7 +9,9 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
-__version__ = "0.1.0"
+#: The release, written once here (pyproject.toml reads it; CITATION.cff and CHANGELOG.md
+#: name it too, and a test holds them to it).
+__version__ = "0.2.0"
 
 # public name -> module that defines it
 _EXPORTS: dict[str, str] = {
