@@ -88,13 +88,32 @@ def update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch):
         g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
         G[t] = g
         scratch[t] = -yt * g if status[t] != up_excluded[t] else np.nan
+    return scan_i(scratch, n)
+
+
+@jit
+def update_gradient_active(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, active, n_active):
+    """:func:`update_gradient` over the points ``active[:n_active]``, visited in turn (shrinking)."""
+    for k in range(n_active):
+        t = active[k]
+        yt = y[t]
+        g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
+        G[t] = g
+        scratch[k] = -yt * g if status[t] != up_excluded[t] else np.nan
+    k, Gmax = scan_i(scratch, n_active)
+    return (active[k] if k >= 0 else -1), Gmax
+
+
+@jit(inline="always")
+def scan_i(scratch, count):
+    """``(k, value)``: the last of the first ``count`` entries with the largest value; -1 if none."""
     Gmax = -np.inf
-    imax = -1
-    for t in range(n):
-        if scratch[t] >= Gmax:
-            Gmax = scratch[t]
-            imax = t
-    return imax, Gmax
+    kmax = -1
+    for k in range(count):
+        if scratch[k] >= Gmax:
+            Gmax = scratch[k]
+            kmax = k
+    return kmax, Gmax
 
 
 @jit
@@ -107,17 +126,38 @@ def update_gradient_with_bounds(G, y, Ki, Kj, ci, cj, status):
         yt = y[t]
         g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
         G[t] = g
-        st = status[t]
-        if yt > 0:
-            if st != UPPER and -g >= Gmax:
-                Gmax = -g
-                imax = t
-            if st != LOWER and g > lb:
-                lb = g
-        else:
-            if st != LOWER and g >= Gmax:
-                Gmax = g
-                imax = t
-            if st != UPPER and -g > lb:
-                lb = -g
+        Gmax, imax, lb = bounds_step(t, g, yt, status[t], Gmax, imax, lb)
     return imax, Gmax, lb
+
+
+@jit
+def update_gradient_with_bounds_active(G, y, Ki, Kj, ci, cj, status, active, n_active):
+    """:func:`update_gradient_with_bounds` over the points ``active[:n_active]``, in turn (shrinking)."""
+    Gmax = -np.inf
+    imax = -1
+    lb = -np.inf
+    for k in range(n_active):
+        t = active[k]
+        yt = y[t]
+        g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
+        G[t] = g
+        Gmax, imax, lb = bounds_step(t, g, yt, status[t], Gmax, imax, lb)
+    return imax, Gmax, lb
+
+
+@jit(inline="always")
+def bounds_step(t, g, yt, st, Gmax, imax, lb):
+    """Point ``t`` (gradient ``g``) into ``m(a)``, its argmax (ties to the last) and ``lb``."""
+    if yt > 0:
+        if st != UPPER and -g >= Gmax:
+            Gmax = -g
+            imax = t
+        if st != LOWER and g > lb:
+            lb = g
+    else:
+        if st != LOWER and g >= Gmax:
+            Gmax = g
+            imax = t
+        if st != UPPER and -g > lb:
+            lb = -g
+    return Gmax, imax, lb

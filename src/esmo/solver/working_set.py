@@ -34,11 +34,16 @@ def excluded_statuses(y):
 
 
 @jit
-def select_first_i(y, G, status):
-    """``(i, m(a))``: the argmax of ``-y_t G_t`` over ``I_up``, ties to the last index; -1 if empty."""
+def select_first_i(y, G, status, active, n_active):
+    """``(i, m(a))``: the argmax of ``-y_t G_t`` over ``I_up``, ties to the last visited; -1 if empty.
+
+    Visits the points ``active[:n_active]`` in turn (all of them, in index
+    order, without shrinking).
+    """
     Gmax = -np.inf
     imax = -1
-    for t in range(y.shape[0]):
+    for k in range(n_active):
+        t = active[k]
         if y[t] > 0:
             if status[t] != UPPER and -G[t] >= Gmax:
                 Gmax = -G[t]
@@ -59,21 +64,48 @@ def select_j(Gmax, QDi, Ki, y, G, QD, status, low_excluded, scratch, low_val):
     """
     n = y.shape[0]
     for t in range(n):
-        v = y[t] * G[t]
-        in_low = status[t] != low_excluded[t]
-        grad_diff = Gmax + v
-        quad = QDi + QD[t] - 2.0 * Ki[t]
-        quad = quad if quad > 0.0 else TAU
-        obj = -(grad_diff * grad_diff) / quad
-        scratch[t] = obj if in_low and grad_diff > 0.0 else np.nan
-        low_val[t] = v if in_low else -np.inf
+        scratch[t], low_val[t] = j_candidate(
+            Gmax, QDi, Ki[t], y[t], G[t], QD[t], status[t] != low_excluded[t]
+        )
+    k, Gmax2 = scan_j(scratch, low_val, n)
+    return k, Gmax2
+
+
+@jit
+def select_j_active(
+    Gmax, QDi, Ki, y, G, QD, status, low_excluded, scratch, low_val, active, n_active
+):
+    """:func:`select_j` over the points ``active[:n_active]``, visited in turn (shrinking)."""
+    for k in range(n_active):
+        t = active[k]
+        scratch[k], low_val[k] = j_candidate(
+            Gmax, QDi, Ki[t], y[t], G[t], QD[t], status[t] != low_excluded[t]
+        )
+    k, Gmax2 = scan_j(scratch, low_val, n_active)
+    return (active[k] if k >= 0 else -1), Gmax2
+
+
+@jit(inline="always")
+def j_candidate(Gmax, QDi, Kit, yt, Gt, QDt, in_low):
+    """Point t's second-order value (NaN: no candidate) and ``y_t G_t`` (``-inf`` outside ``I_low``)."""
+    v = yt * Gt
+    grad_diff = Gmax + v
+    quad = QDi + QDt - 2.0 * Kit
+    quad = quad if quad > 0.0 else TAU
+    obj = -(grad_diff * grad_diff) / quad
+    return (obj if in_low and grad_diff > 0.0 else np.nan), (v if in_low else -np.inf)
+
+
+@jit(inline="always")
+def scan_j(scratch, low_val, count):
+    """The last of the first ``count`` candidates with the least value, and the largest ``y_t G_t``."""
     Gmax2 = -np.inf
-    jmin = -1
+    kmin = -1
     obj_min = np.inf
-    for t in range(n):
-        if low_val[t] >= Gmax2:
-            Gmax2 = low_val[t]
-        if scratch[t] <= obj_min:
-            obj_min = scratch[t]
-            jmin = t
-    return jmin, Gmax2
+    for k in range(count):
+        if low_val[k] >= Gmax2:
+            Gmax2 = low_val[k]
+        if scratch[k] <= obj_min:
+            obj_min = scratch[k]
+            kmin = k
+    return kmin, Gmax2
