@@ -1,4 +1,4 @@
-"""The SMO solver: Fan, Chen and Lin's working-set selection, as LIBSVM runs it without shrinking.
+"""The SMO solver: Fan, Chen and Lin's working-set selection as LIBSVM runs it, shrinking included.
 
 One compiled loop, :func:`smo_loop`, solves LIBSVM's general dual ``min 0.5
 a'Qa + p'a, 0 <= a_t <= C_t, y'a = 0`` (``Q_ij = y_i y_j K_ij``; ``p = -e``
@@ -13,6 +13,7 @@ select ``j``, stop test     :func:`esmo.solver.working_set.select_j`
 kernel rows                 :func:`esmo.solver.row_cache.cached_slot`, ``fill_slot``
 update the pair             :func:`esmo.solver.update.update_pair`
 update ``G``, next ``i``    :func:`esmo.solver.update.update_gradient`
+shrinking                   :func:`esmo.solver.shrinking.do_shrinking`, ``update_G_bar``, ``unshrink_all``
 rho                         :mod:`esmo.solver.rho`
 early-stopping hook         :func:`esmo.solver.tracking.check`
 ==========================  ============================================
@@ -23,8 +24,10 @@ hook and the wall-clock budget; a warm start hands it the previous fit's state.
 
 Arithmetic follows LIBSVM step for step (tie breaking, the clipped pair update,
 ``tau = 1e-12`` for a non-positive curvature, the stopping rule
-``m(a) - M(a) < tol``, ``calculate_rho``), with kernel values stored in float32
-like LIBSVM's ``Qfloat``, so iteration counts agree with LIBSVM's.
+``m(a) - M(a) < tol``, ``calculate_rho``, shrinking with its order of the
+points), with kernel values stored in float32 like LIBSVM's ``Qfloat``, so
+iteration counts agree with LIBSVM's (``SVC(shrinking=...)``'s, pinned in
+``tests/core/data/libsvm_iterations*.csv``).
 
 Prediction rule, used everywhere: ``f(x) = sum_i a_i y_i K(x_i, x) - rho``
 predicts +1 when ``f(x) > 0`` and -1 otherwise (LIBSVM's rule).
@@ -71,6 +74,7 @@ from esmo.solver.row_cache import (
 )
 from esmo.solver.shrinking import (
     do_shrinking,
+    mark_active,
     reconstruct_gradient,
     rho_with_inactive,
     unshrink_all,
@@ -162,6 +166,9 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_ch
     low_val = np.empty(n)
     n_iter, n_free = counts[N_ITER], counts[N_FREE]
     n_active, counter, unshrunk = counts[ACTIVE_SIZE], counts[SHRINK_COUNTER], counts[UNSHRUNK]
+    is_active = np.empty(n if shrinking else 0, dtype=np.bool_)
+    if shrinking:
+        mark_active(is_active, active, n_active)
     i, Gmax = select_first_i(y, G, status, active, n_active)
     while True:
         if n_iter >= max_iter:
@@ -174,12 +181,14 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_ch
                 n_active, unshrunk = do_shrinking(
                     rows, y, G, G_bar, p, alpha, status, active, n_active, unshrunk, tol
                 )
+                mark_active(is_active, active, n_active)
                 i, Gmax = select_first_i(y, G, status, active, n_active)
         if i == -1:
             if n_active == n:
                 save_counts(counts, n_iter, n_free, n_active, counter, unshrunk)
                 return CONVERGED
             n_active, i, Gmax = unshrink_all(rows, y, G, G_bar, p, alpha, status, active, n_active)
+            is_active[:] = True
             counter = 2  # counted down to LIBSVM's 1 as the loop comes back to this iteration
             continue
         tracking = counters[N_INCREMENTAL] > 0
@@ -188,8 +197,9 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_ch
         Ki = rows.data[s if s >= 0 else fill_slot(rows, i, n_cols)]
         if shrinking:
             j, Gmax2 = select_j_active(
-                Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val, active, n_active
-            )
+                Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val, active,
+                n_active, is_active,
+            )  # fmt: skip
         else:
             j, Gmax2 = select_j(Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val)
         if Gmax + Gmax2 < tol or j == -1:
@@ -199,6 +209,7 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_ch
             # optimal on the active points: LIBSVM rebuilds the gradient and checks them all,
             # in this same iteration (the counter then shrinks again at the next one)
             n_active, i, Gmax = unshrink_all(rows, y, G, G_bar, p, alpha, status, active, n_active)
+            is_active[:] = True
             counter = 2
             continue
         n_iter += 1
@@ -235,16 +246,15 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_ch
                 rho = rho_from_bounds(Gmax, lb)
         else:
             if shrinking:
+                # the description length reads every point's gradient: all of them move
                 i, Gmax = update_gradient_active(
-                    G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, active, n_active
-                )
+                    G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, active, n_active,
+                    is_active, need_mdl,
+                )  # fmt: skip
             else:
                 i, Gmax = update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch)
             if is_check or is_fresh:
                 rho = rho_from_free_list(y, G, free, n_free)
-        if need_mdl and (is_check or is_fresh) and n_active < n:
-            # the description length reads the whole gradient (Ki and Kj stay as they are)
-            reconstruct_gradient(rows, y, G, G_bar, p, alpha, status, active, n_active)
 
         if tracking:
             # the evaluation columns as slices indexed from 0 (an index like Ki[n + v]
@@ -276,10 +286,10 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_ch
 
 @jit
 def finish_shrinking(rows, y, p, state):
-    """The whole gradient in ``state`` at a pause or the end of a run: the points set aside rebuilt.
+    """The whole gradient in ``state`` at the end of a run: the points set aside rebuilt.
 
     They stay set aside, so a run continued from the state takes the path of
-    one that never paused (the loop never reads their stale gradient, and a
+    one that never stopped (the loop never reads their gradient before a
     rebuild overwrites it).
     """
     n_active = state.counts[ACTIVE_SIZE]

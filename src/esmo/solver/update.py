@@ -17,7 +17,7 @@ import numpy as np
 
 from esmo.solver.compile import jit
 from esmo.solver.rho import FREE, LOWER, UPPER
-from esmo.solver.working_set import TAU
+from esmo.solver.working_set import TAU, visits_active_alone
 
 
 @jit(inline="always")
@@ -88,32 +88,47 @@ def update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch):
         g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
         G[t] = g
         scratch[t] = -yt * g if status[t] != up_excluded[t] else np.nan
-    return scan_i(scratch, n)
+    Gmax = -np.inf
+    imax = -1
+    for t in range(n):
+        if scratch[t] >= Gmax:
+            Gmax = scratch[t]
+            imax = t
+    return imax, Gmax
 
 
 @jit
-def update_gradient_active(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, active, n_active):
-    """:func:`update_gradient` over the points ``active[:n_active]``, visited in turn (shrinking)."""
+def update_gradient_active(
+    G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, active, n_active, is_active, move_all
+):
+    """:func:`update_gradient` on the active points, the next ``i`` in their order (shrinking).
+
+    Few active points (:func:`esmo.solver.working_set.visits_active_alone`) are
+    read one by one, unless ``move_all``; else one contiguous pass moves every
+    point's gradient (the points set aside too: their gradient is read by no
+    selection, and rebuilt before any is), the others no candidate for ``i``.
+    """
+    if visits_active_alone(n_active, y.shape[0]) and not move_all:
+        for k in range(n_active):
+            t = active[k]
+            yt = y[t]
+            g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
+            G[t] = g
+            scratch[t] = -yt * g if status[t] != up_excluded[t] else np.nan
+    else:
+        for t in range(y.shape[0]):
+            yt = y[t]
+            g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
+            G[t] = g
+            scratch[t] = -yt * g if is_active[t] & (status[t] != up_excluded[t]) else np.nan
+    Gmax = -np.inf
+    imax = -1
     for k in range(n_active):
         t = active[k]
-        yt = y[t]
-        g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
-        G[t] = g
-        scratch[k] = -yt * g if status[t] != up_excluded[t] else np.nan
-    k, Gmax = scan_i(scratch, n_active)
-    return (active[k] if k >= 0 else -1), Gmax
-
-
-@jit(inline="always")
-def scan_i(scratch, count):
-    """``(k, value)``: the last of the first ``count`` entries with the largest value; -1 if none."""
-    Gmax = -np.inf
-    kmax = -1
-    for k in range(count):
-        if scratch[k] >= Gmax:
-            Gmax = scratch[k]
-            kmax = k
-    return kmax, Gmax
+        if scratch[t] >= Gmax:
+            Gmax = scratch[t]
+            imax = t
+    return imax, Gmax
 
 
 @jit
@@ -132,16 +147,19 @@ def update_gradient_with_bounds(G, y, Ki, Kj, ci, cj, status):
 
 @jit
 def update_gradient_with_bounds_active(G, y, Ki, Kj, ci, cj, status, active, n_active):
-    """:func:`update_gradient_with_bounds` over the points ``active[:n_active]``, in turn (shrinking)."""
+    """:func:`update_gradient_with_bounds` on the active points, in their order (shrinking).
+
+    Every point's gradient moves (the points set aside too, as in
+    :func:`update_gradient_active`): a check with no free vector is rare.
+    """
+    for t in range(y.shape[0]):
+        G[t] += y[t] * (Ki[t] * ci + Kj[t] * cj)
     Gmax = -np.inf
     imax = -1
     lb = -np.inf
     for k in range(n_active):
         t = active[k]
-        yt = y[t]
-        g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
-        G[t] = g
-        Gmax, imax, lb = bounds_step(t, g, yt, status[t], Gmax, imax, lb)
+        Gmax, imax, lb = bounds_step(t, G[t], y[t], status[t], Gmax, imax, lb)
     return imax, Gmax, lb
 
 
