@@ -98,6 +98,7 @@ def fit_fold(
     warm_alpha: np.ndarray | None = None,
     early_stopping: EarlyStopping | None = None,
     kernel_dtype: type = np.float64,
+    shrinking: bool = SolverParams.shrinking,
 ) -> FoldFit:
     """Train on ``(X, y)`` at ``h`` by SMO and compute the validation outputs ``o = f(X_val)``.
 
@@ -112,7 +113,13 @@ def fit_fold(
     Z, gamma = kernel_view(X, h)
     Z_val, _ = kernel_view(X_val, h)
     params = SolverParams(
-        kernel="rbf", C=1.0, gamma=gamma, tol=tol, max_iter=max_iter, kernel_dtype=kernel_dtype
+        kernel="rbf",
+        C=1.0,
+        gamma=gamma,
+        tol=tol,
+        max_iter=max_iter,
+        kernel_dtype=kernel_dtype,
+        shrinking=shrinking,
     )
     bounds, linear_term = h.bounds(y), -h.margins(y)
     state = None

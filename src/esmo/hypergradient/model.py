@@ -52,6 +52,7 @@ def fit_svm(
     tol: float = SolverParams.tol,
     max_iter: int = INNER_MAX_ITER,
     kernel_dtype: type = np.float64,
+    shrinking: bool = SolverParams.shrinking,
 ) -> KernelSVM:
     """Train on all of ``(X, y)`` (labels in {-1, +1}) at ``params``.
 
@@ -68,7 +69,13 @@ def fit_svm(
     )
     Z, gamma = kernel_view(X, h)
     solver = SolverParams(
-        kernel="rbf", C=1.0, gamma=gamma, tol=tol, max_iter=max_iter, kernel_dtype=kernel_dtype
+        kernel="rbf",
+        C=1.0,
+        gamma=gamma,
+        tol=tol,
+        max_iter=max_iter,
+        kernel_dtype=kernel_dtype,
+        shrinking=shrinking,
     )
     result, _ = run_smo(Z, y, solver, sample_weight=h.bounds(y), linear_term=-h.margins(y))
     sv = np.flatnonzero(result.alpha > 0.0)
