@@ -28,16 +28,21 @@ WEIGHTINGS = {
 }
 
 
+@pytest.mark.parametrize("shrinking", [False, True])
 @pytest.mark.parametrize("kernel", ["rbf", "linear"])
 @pytest.mark.parametrize("weighting", sorted(WEIGHTINGS))
 @pytest.mark.parametrize("name", sorted(DATASETS))
-def test_weighted_fits_take_libsvms_iterations_and_decision_values(name, weighting, kernel):
-    """C_t = C * class_weight * sample_weight: SVC(shrinking=False)'s count and f(x), exactly."""
+def test_weighted_fits_take_libsvms_iterations_and_decision_values(
+    name, weighting, kernel, shrinking
+):
+    """C_t = C * class_weight * sample_weight: SVC's count and f(x), exactly, with and without
+    shrinking (whose G_bar adds each point's own bound C_t)."""
     X, y = DATASETS[name]
     options, with_sample_weight = WEIGHTINGS[weighting]
+    options = dict(options, kernel=kernel, C=2.0, gamma=0.7, shrinking=shrinking)
     fit_kw = {"sample_weight": WEIGHTS[name]} if with_sample_weight else {}
-    svc = SVC(kernel=kernel, C=2.0, gamma=0.7, shrinking=False, **options).fit(X, y, **fit_kw)
-    ours = SMOClassifier(kernel=kernel, C=2.0, gamma=0.7, **options).fit(X, y, **fit_kw)
+    svc = SVC(**options).fit(X, y, **fit_kw)
+    ours = SMOClassifier(**options).fit(X, y, **fit_kw)
     assert ours.n_iter_ == svc.n_iter_[0]
     np.testing.assert_allclose(ours.decision_function(X), svc.decision_function(X), atol=1e-9)
     np.testing.assert_array_equal(np.sort(ours.support_), np.sort(svc.support_))

@@ -88,7 +88,7 @@ class SolverParams:
     max_iter: int = NO_LIMIT
     cache_size_mb: float = 1024.0
     kernel_dtype: type = np.float32
-    shrinking: bool = False
+    shrinking: bool = True
 
     def __post_init__(self) -> None:
         check_parameters({name: getattr(self, name) for name in _FIELDS}, "the SMO solver")
