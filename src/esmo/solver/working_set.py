@@ -68,15 +68,9 @@ def select_j(Gmax, QDi, Ki, y, G, QD, status, low_excluded, scratch, low_val):
         scratch[t], low_val[t] = j_candidate(
             Gmax, QDi, Ki[t], y[t], G[t], QD[t], status[t] != low_excluded[t]
         )
-    Gmax2 = -np.inf
-    jmin = -1
-    obj_min = np.inf
+    Gmax2, jmin, obj_min = -np.inf, -1, np.inf
     for t in range(n):
-        if low_val[t] >= Gmax2:
-            Gmax2 = low_val[t]
-        if scratch[t] <= obj_min:
-            obj_min = scratch[t]
-            jmin = t
+        Gmax2, jmin, obj_min = j_scan_step(t, scratch[t], low_val[t], Gmax2, jmin, obj_min)
     return jmin, Gmax2
 
 
@@ -102,16 +96,10 @@ def select_j_active(
             scratch[t], low_val[t] = j_candidate(
                 Gmax, QDi, Ki[t], y[t], G[t], QD[t], is_active[t] & (status[t] != low_excluded[t])
             )
-    Gmax2 = -np.inf
-    jmin = -1
-    obj_min = np.inf
+    Gmax2, jmin, obj_min = -np.inf, -1, np.inf
     for k in range(n_active):
         t = active[k]
-        if low_val[t] >= Gmax2:
-            Gmax2 = low_val[t]
-        if scratch[t] <= obj_min:
-            obj_min = scratch[t]
-            jmin = t
+        Gmax2, jmin, obj_min = j_scan_step(t, scratch[t], low_val[t], Gmax2, jmin, obj_min)
     return jmin, Gmax2
 
 
@@ -134,3 +122,14 @@ def j_candidate(Gmax, QDi, Kit, yt, Gt, QDt, in_low):
     quad = quad if quad > 0.0 else TAU
     obj = -(grad_diff * grad_diff) / quad
     return (obj if in_low and grad_diff > 0.0 else np.nan), (v if in_low else -np.inf)
+
+
+@jit(inline="always")
+def j_scan_step(t, obj, low, Gmax2, jmin, obj_min):
+    """Point ``t`` (value ``obj``, ``y_t G_t`` or -inf ``low``) into the scan: ties to the last."""
+    if low >= Gmax2:
+        Gmax2 = low
+    if obj <= obj_min:
+        obj_min = obj
+        jmin = t
+    return Gmax2, jmin, obj_min
