@@ -38,6 +38,24 @@ def test_a_hook_that_never_stops_sees_every_check_and_changes_nothing():
     assert all(info.gap >= 1e-3 for info in seen[:-1])
 
 
+def test_pauses_leave_a_shrunk_run_on_its_path():
+    """With shrinking (points set aside for most of this run), a pause at every check and
+    the clock's segments change nothing: the state carries the active set across them."""
+    X_syn, y_syn = DATASETS["synthetic"]
+    kw = {"C": 100.0, "gamma": 1.0, "shrinking": True}
+    plain = SMOClassifier(**kw).fit(X_syn, y_syn)
+    seen = []
+    hooked = _es(validation_interval=13, **kw).fit(
+        X_syn, y_syn, X_val=X_syn[:40], y_val=y_syn[:40], callback=seen.append
+    )
+    timed = SMOClassifier(max_time=3600.0, **kw).fit(X_syn, y_syn)
+    assert len(seen) > 100 and plain.n_iter_ > 3 * FIRST_SEGMENT
+    for clf in (hooked, timed):
+        assert clf.n_iter_ == plain.n_iter_
+        np.testing.assert_array_equal(clf.dual_coef_, plain.dual_coef_)
+        assert clf.intercept_[0] == plain.intercept_[0]
+
+
 @pytest.mark.parametrize("check_number", [1, 5, 12])
 def test_a_hook_stop_returns_the_model_at_that_iteration(check_number):
     """The objective it saw is the stopped model's accuracy, from fresh decision values."""

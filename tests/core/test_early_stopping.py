@@ -12,12 +12,13 @@ from sklearn.model_selection import train_test_split
 from stopping_rules import replay_stop
 
 from esmo.early_stopping import METRICS, RULES, EarlyStopping, EarlyStoppingSet
+from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.predictions import final_predictions
 from esmo.solver.row_cache import build_kernel_rows, get_row
 from esmo.solver.smo import decision_values, run_smo, solve_smo
 from esmo.solver.sweep import sweep_early_stopping
-from esmo.solver.tracking import EVALUATIONS, FRESH_FROM_INTERVAL
+from esmo.solver.tracking import EVALUATIONS, FRESH_FROM_INTERVAL, description_length
 
 SVM = dict(kernel="rbf", C=50.0, gamma=2.0, tol=1e-3)
 
@@ -41,13 +42,13 @@ def _accuracy(f, y):
     return float(np.mean(np.where(f > 0, 1.0, -1.0) == y))
 
 
-def _fit(cfg, split=SPLIT, dtype=np.float64, evaluation="auto"):
+def _fit(cfg, split=SPLIT, dtype=np.float64, evaluation="auto", shrinking=False):
     """A separate early-stopped fit; also returns its tracking."""
     X_tr, y_tr, X_val, y_val, X_te, y_te = split
     return run_smo(
         X_tr,
         y_tr,
-        SolverParams(kernel_dtype=dtype, **SVM),
+        SolverParams(kernel_dtype=dtype, shrinking=shrinking, **SVM),
         configs=EarlyStoppingSet.of([cfg]),
         X_val=X_val,
         y_val=y_val,
@@ -130,18 +131,22 @@ def test_stop_iterations_follow_both_rules_written_out_plainly():
     ),
     st.sampled_from(["bc", "syn"]),
     st.sampled_from(EVALUATIONS),
+    st.booleans(),
 )
-def test_sweep_equals_separate_early_stopped_fits(configs, which, evaluation):
+def test_sweep_equals_separate_early_stopped_fits(configs, which, evaluation, shrinking):
     """For every evaluation mode: a fresh check depends on the alphas alone, an incremental
-    one on the same path, so mixing them in one sweep changes no configuration's outcome."""
+    one on the same path, so mixing them in one sweep changes no configuration's outcome.
+    With shrinking too (on "syn" it sets points aside for most of the run): the alphas move
+    alike, and a check of the description length rebuilds the gradient it reads."""
     split = SPLIT if which == "bc" else SPLIT_SYN
     X_tr, y_tr, X_val, y_val, X_te, y_te = split
     sweep = sweep_early_stopping(
-        X_tr, y_tr, X_val, y_val, configs, X_test=X_te, y_test=y_te, evaluation=evaluation, **SVM
-    )
+        X_tr, y_tr, X_val, y_val, configs, X_test=X_te, y_test=y_te, evaluation=evaluation,
+        shrinking=shrinking, **SVM,
+    )  # fmt: skip
     assert list(sweep.table.index) == list(range(len(configs)))
     for cfg, row in zip(configs, sweep.table.itertuples(), strict=True):
-        res, track = _fit(cfg, split, dtype=np.float32, evaluation=evaluation)
+        res, track = _fit(cfg, split, np.float32, evaluation, shrinking)
         assert row.stopped_early == res.stopped_early
         assert row.stop_iter == res.n_iter
         assert sweep.stop_kernel_rows[row.Index] == res.kernel_rows
@@ -156,15 +161,18 @@ def test_sweep_equals_separate_early_stopped_fits(configs, which, evaluation):
             assert row.stop_iter == sweep.reference["n_iter"]
 
 
+@pytest.mark.parametrize("shrinking", [False, True])
 @pytest.mark.parametrize("cache_size_mb", [200.0, 0.05])
-def test_kernel_rows_at_each_stop_equal_a_separate_fits_count(cache_size_mb):
+def test_kernel_rows_at_each_stop_equal_a_separate_fits_count(cache_size_mb, shrinking):
     """The kernel cost a sweep records at a stop is the separate early-stopped fit's, also
     when a small cache evicts rows (0.05 MB holds about a third of them here), and a plain
-    fit with every row resident computes each row it touches once."""
+    fit with every row resident computes each row it touches once. With shrinking and rows
+    evicted, a fit that stopped early also computes the rows of the free vectors that its
+    last gradient rebuild reads: those are the only rows it adds."""
     X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT
     configs = [EarlyStopping(p, tol, interval=r) for p, tol, r in [(1, 0.0, 1), (3, 0.0, 5),
                (5, 0.01, 2), (20, 0.0, 10), (10**9, 0.0, 1)]]  # fmt: skip
-    kw = dict(SVM, cache_size_mb=cache_size_mb)
+    kw = dict(SVM, cache_size_mb=cache_size_mb, shrinking=shrinking)
     sweep = sweep_early_stopping(X_tr, y_tr, X_val, y_val, configs, X_test=X_te, y_test=y_te, **kw)
     assert sweep.stopped_early[:-1].sum() >= 3 and not sweep.stopped_early[-1]
     for c, cfg in enumerate(configs):
@@ -173,7 +181,11 @@ def test_kernel_rows_at_each_stop_equal_a_separate_fits_count(cache_size_mb):
             X_val=X_val, y_val=y_val, X_test=X_te, y_test=y_te,
         )  # fmt: skip
         assert res.n_iter == sweep.stop_iter[c]
-        assert res.kernel_rows == sweep.stop_kernel_rows[c]
+        rebuilt = res.kernel_rows - sweep.stop_kernel_rows[c]
+        if shrinking and cache_size_mb < 1 and res.state.active_size < len(y_tr):
+            assert 0 <= rebuilt <= np.count_nonzero((res.alpha > 0) & (res.alpha < SVM["C"]))
+        else:
+            assert rebuilt == 0
     assert sweep.stop_kernel_rows[-1] == sweep.reference["kernel_rows"]
     assert np.all(np.diff(sweep.stop_kernel_rows[np.argsort(sweep.stop_iter)]) >= 0)
     plain = solve_smo(X_tr, y_tr, **kw)
@@ -183,9 +195,12 @@ def test_kernel_rows_at_each_stop_equal_a_separate_fits_count(cache_size_mb):
         assert sweep.reference["kernel_rows"] > len(y_tr)
 
 
-def test_sweep_accuracies_equal_fresh_predictions_of_the_stopped_models():
-    """float64 kernel storage: the tracked accuracies are those of the returned models."""
-    X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT
+@pytest.mark.parametrize("shrinking", [False, True])
+def test_sweep_accuracies_equal_fresh_predictions_of_the_stopped_models(shrinking):
+    """float64 kernel storage: the tracked accuracies are those of the returned models
+    (with shrinking on "syn", where points are set aside at most stops)."""
+    X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT_SYN if shrinking else SPLIT
+    svm = dict(SVM, kernel_dtype=np.float64, shrinking=shrinking)
     configs = [
         EarlyStopping(p, t, r, m)
         for p, t, r, m in [
@@ -195,9 +210,7 @@ def test_sweep_accuracies_equal_fresh_predictions_of_the_stopped_models():
             (10**6, 0.0, 1, "hinge"),
         ]
     ]
-    sweep = sweep_early_stopping(
-        X_tr, y_tr, X_val, y_val, configs, X_test=X_te, y_test=y_te, kernel_dtype=np.float64, **SVM
-    )
+    sweep = sweep_early_stopping(X_tr, y_tr, X_val, y_val, configs, X_test=X_te, y_test=y_te, **svm)
     for cfg, row in zip(configs, sweep.table.itertuples(), strict=True):
         for restore in (False, True):
             es = EarlyStopping(
@@ -209,8 +222,7 @@ def test_sweep_accuracies_equal_fresh_predictions_of_the_stopped_models():
                 early_stopping=es,
                 X_val=X_val,
                 y_val=y_val,
-                kernel_dtype=np.float64,
-                **SVM,
+                **svm,
             )
             f_val = decision_values(X_tr, y_tr, res, X_val, "rbf", SVM["gamma"])
             f_te = decision_values(X_tr, y_tr, res, X_te, "rbf", SVM["gamma"])
@@ -222,7 +234,7 @@ def test_sweep_accuracies_equal_fresh_predictions_of_the_stopped_models():
             assert _accuracy(f_val, y_val) == val
             assert _accuracy(f_te, y_te) == test
     assert not sweep.table.stopped_early.iloc[-1]
-    plain = solve_smo(X_tr, y_tr, kernel_dtype=np.float64, **SVM)
+    plain = solve_smo(X_tr, y_tr, **svm)
     assert sweep.reference["n_iter"] == plain.n_iter
     f_plain = decision_values(X_tr, y_tr, plain, X_val, "rbf", SVM["gamma"])
     assert sweep.reference["val_accuracy"] == _accuracy(f_plain, y_val)
@@ -276,14 +288,42 @@ def test_a_configurations_decision_values_do_not_depend_on_its_companions():
     np.testing.assert_array_equal(sums[0], sums[1])
 
 
+@pytest.mark.parametrize("shrinking", [False, True])
 @pytest.mark.parametrize(("dtype", "atol"), [(np.float32, 1e-5), (np.float64, 1e-11)])
-def test_incremental_decision_values_equal_a_fresh_computation_at_the_stop(dtype, atol):
-    X_tr, y_tr, X_val, y_val, X_te, y_te = SPLIT
-    res, track = _fit(EarlyStopping(15, 0.0, 3, "hinge"), dtype=dtype)
+def test_incremental_decision_values_equal_a_fresh_computation_at_the_stop(dtype, atol, shrinking):
+    split = SPLIT_SYN if shrinking else SPLIT
+    X_tr, y_tr, X_val, y_val, X_te, y_te = split
+    res, track = _fit(EarlyStopping(15, 0.0, 3, "hinge"), split, dtype, shrinking=shrinking)
     assert res.stopped_early
     fresh = decision_values(X_tr, y_tr, res, np.vstack([X_val, X_te]), "rbf", SVM["gamma"])
     scale = np.abs(res.alpha).sum()
     np.testing.assert_allclose(track.eval_sums - res.rho, fresh, rtol=0, atol=atol * scale)
+
+
+@pytest.mark.parametrize("evaluation", ["incremental", "fresh"])
+def test_the_description_length_at_each_check_reads_the_whole_gradient_when_shrinking(evaluation):
+    """With points set aside, a check of ``mdl_logistic`` rebuilds their gradient: its value
+    is the description length of the model at that iteration, from ``Qa + p`` computed afresh
+    (a stale gradient of the points set aside would move it by far more than rounding)."""
+    X_tr, y_tr, *_ = SPLIT_SYN
+    svm = dict(SVM, shrinking=True, kernel_dtype=np.float64)
+    seen = []
+    rule = EarlyStopping(10**9, 0.0, 50, "mdl_logistic")
+    companion = EarlyStopping(10**9, 0.0, 50, "accuracy")  # fresh checks pause for it
+    configs = [rule, companion] if evaluation == "fresh" else [rule]
+    X_val, y_val = SPLIT_SYN[2], SPLIT_SYN[3]
+    run_smo(X_tr, y_tr, SolverParams(**svm), configs=EarlyStoppingSet.of(configs), X_val=X_val,
+            y_val=y_val, evaluation=evaluation, callback=lambda info: seen.append(info))  # fmt: skip
+    assert len(seen) > 10
+    Q = (y_tr[:, None] * y_tr[None, :]) * kernel_matrix(X_tr, X_tr, "rbf", SVM["gamma"])
+    shrunk = 0
+    for info in seen[::3]:
+        cut, _ = run_smo(X_tr, y_tr, SolverParams(max_iter=info.n_iter, **svm))
+        shrunk += cut.state.active_size < len(y_tr)
+        G = Q @ cut.alpha - 1.0
+        dl = description_length(y_tr, G, -np.ones(len(y_tr)), cut.alpha, cut.rho)
+        assert info.dl_per_point == pytest.approx(dl, rel=1e-9)
+    assert shrunk >= 3
 
 
 @pytest.mark.parametrize("kernel", ["rbf", "linear"])
@@ -470,9 +510,11 @@ def test_table_rejects_bad_values(column, value, message):
         sweep_early_stopping(X_tr, y_tr, X_val, y_val, df, **SVM)
 
 
-def test_restore_best_keeps_the_best_iterate_of_every_configuration():
+@pytest.mark.parametrize("shrinking", [False, True])
+def test_restore_best_keeps_the_best_iterate_of_every_configuration(shrinking):
     """Each configuration's best iterate equals a fresh fit truncated at its best iteration."""
-    X_tr, y_tr, X_val, y_val, *_ = SPLIT
+    X_tr, y_tr, X_val, y_val, *_ = SPLIT_SYN if shrinking else SPLIT
+    svm = dict(SVM, shrinking=shrinking)
     configs = [
         EarlyStopping(p, 0.0, r, metric, restore_best=keep)
         for p, r, metric, keep in [
@@ -482,33 +524,35 @@ def test_restore_best_keeps_the_best_iterate_of_every_configuration():
             (20, 1, "accuracy", True),
         ]
     ]
-    result = sweep_early_stopping(X_tr, y_tr, X_val, y_val, configs, **SVM)
+    result = sweep_early_stopping(X_tr, y_tr, X_val, y_val, configs, **svm)
     kept = [k for k, c in enumerate(configs) if c.restore_best]
     assert result.best_alpha.shape == (len(kept), X_tr.shape[0])
     assert len(set(result.best_iter[kept].tolist())) > 1  # distinct best iterates
     for row, k in enumerate(kept):
-        truncated = solve_smo(X_tr, y_tr, max_iter=int(result.best_iter[k]), **SVM)
+        truncated = solve_smo(X_tr, y_tr, max_iter=int(result.best_iter[k]), **svm)
         np.testing.assert_array_equal(result.best_alpha[row], truncated.alpha)
 
 
+@pytest.mark.parametrize("shrinking", [False, True])
 @pytest.mark.parametrize("metric", ["accuracy", "hinge"])
-def test_fresh_checks_read_the_decision_values_of_the_model_at_that_iteration(metric):
+def test_fresh_checks_read_the_decision_values_of_the_model_at_that_iteration(metric, shrinking):
     """evaluation='fresh' (the thesis's cost model): each check's accuracy is that of
     the model cut there, from decision values computed from scratch, to the bit."""
-    X_tr, y_tr, X_val, y_val, *_ = SPLIT
+    X_tr, y_tr, X_val, y_val, *_ = SPLIT_SYN if shrinking else SPLIT
+    svm = dict(SVM, shrinking=shrinking)
     seen = []
     run_smo(
         X_tr,
         y_tr,
-        SolverParams(**SVM),
-        configs=EarlyStoppingSet.of([EarlyStopping(10**9, 0.0, 9, metric)]),
+        SolverParams(**svm),
+        configs=EarlyStoppingSet.of([EarlyStopping(10**9, 0.0, 90 if shrinking else 9, metric)]),
         X_val=X_val,
         y_val=y_val,
         evaluation="fresh",
         callback=lambda info: seen.append(info) or len(seen) == 12,
     )
     for info in seen:
-        cut = solve_smo(X_tr, y_tr, max_iter=info.n_iter, **SVM)
+        cut = solve_smo(X_tr, y_tr, max_iter=info.n_iter, **svm)
         f = decision_values(X_tr, y_tr, cut, X_val, "rbf", SVM["gamma"])
         assert info.val_accuracy == _accuracy(f, y_val)
         if metric == "hinge":

@@ -1,10 +1,12 @@
-"""esmo takes LIBSVM's path: the pinned iteration counts of ``tests/core/data/libsvm_iterations.csv``.
+"""esmo takes LIBSVM's path: the pinned iteration counts of ``tests/core/data/libsvm_iterations*.csv``.
 
-The table holds ``SVC(shrinking=False)``'s iteration counts on the offline LIBSVM
-datasets over a spread of configurations (both kernels, C from 2^-5 to 2^15, gamma
-from 2^-15 to 256, tol from 2^-8 to 0.5); ``tests/core/data/make_libsvm_iterations.py``
-regenerates it and documents which configurations are kept out, and why. Every row
-must match exactly: one iteration more or less means esmo left LIBSVM's path.
+The tables hold ``SVC(shrinking=False)``'s (``libsvm_iterations.csv``) and
+``SVC(shrinking=True)``'s (``libsvm_iterations_shrinking.csv``) iteration counts on the
+offline LIBSVM datasets over a spread of configurations (both kernels, C from 2^-5 to
+2^15, gamma from 2^-15 to 256, tol from 2^-8 to 0.5);
+``tests/core/data/make_libsvm_iterations.py`` regenerates them and documents which
+configurations are kept out, and why. Every row must match exactly, with the table's
+``shrinking``: one iteration more or less means esmo left LIBSVM's path.
 """
 
 from __future__ import annotations
@@ -23,12 +25,14 @@ _spec = importlib.util.spec_from_file_location("make_libsvm_iterations", _SCRIPT
 table = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(table)
 
-ROWS = table.read_table()
+TABLES = {shrinking: table.read_table(shrinking) for shrinking in table.TABLES}
+ROWS = [{**row, "shrinking": shrinking} for shrinking, rows in TABLES.items() for row in rows]
 
 
 def _row_id(row: dict) -> str:
     gamma = "" if row["gamma"] is None else f"-g{row['gamma']:g}"
-    return f"{row['dataset']}-{row['kernel']}-C{row['C']:g}{gamma}-tol{row['tol']:g}"
+    shrinking = "-shrinking" if row["shrinking"] else ""
+    return f"{row['dataset']}-{row['kernel']}-C{row['C']:g}{gamma}-tol{row['tol']:g}{shrinking}"
 
 
 @functools.cache
@@ -37,23 +41,37 @@ def _load(mirror: Path, name: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _params(row: dict) -> dict:
-    return {key: row[key] for key in ("kernel", "C", "gamma", "tol")}
+    return {key: row[key] for key in ("kernel", "C", "gamma", "tol", "shrinking")}
 
 
-def test_table_spans_kernels_datasets_and_parameter_ranges():
-    assert 40 <= len(ROWS) <= 80
-    keys = [tuple(_params(row).values()) + (row["dataset"],) for row in ROWS]
+@pytest.mark.parametrize("shrinking", sorted(TABLES))
+def test_table_spans_kernels_datasets_and_parameter_ranges(shrinking):
+    rows_of_table = [row for row in ROWS if row["shrinking"] == shrinking]
+    assert 40 <= len(rows_of_table) <= 80
+    keys = [tuple(_params(row).values()) + (row["dataset"],) for row in rows_of_table]
     assert len(set(keys)) == len(keys), "no configuration twice"
-    assert {row["dataset"] for row in ROWS} == set(table.N_FEATURES)
+    assert {row["dataset"] for row in rows_of_table} == set(table.N_FEATURES)
     for kernel in ("rbf", "linear"):
-        rows = [row for row in ROWS if row["kernel"] == kernel]
+        rows = [row for row in rows_of_table if row["kernel"] == kernel]
         assert len({row["dataset"] for row in rows}) == 8, kernel
         assert min(row["tol"] for row in rows) <= 2**-8 and max(row["tol"] for row in rows) >= 0.5
-    rbf = [row for row in ROWS if row["kernel"] == "rbf"]
+    rbf = [row for row in rows_of_table if row["kernel"] == "rbf"]
     assert min(row["C"] for row in rbf) <= 2**-5 and max(row["C"] for row in rbf) >= 2**15
     assert min(row["gamma"] for row in rbf) <= 2**-15 and max(row["gamma"] for row in rbf) >= 256
-    assert all(row["gamma"] is None for row in ROWS if row["kernel"] == "linear")
-    assert max(row["n_iter"] for row in ROWS) > 20_000 and min(row["n_iter"] for row in ROWS) < 100
+    assert all(row["gamma"] is None for row in rows_of_table if row["kernel"] == "linear")
+    counts = [row["n_iter"] for row in rows_of_table]
+    assert max(counts) > 20_000 and min(counts) < 100
+
+
+def test_shrinking_takes_a_path_of_its_own_on_many_configurations():
+    """The two tables pin different paths: shrinking changes the count of many long runs."""
+
+    def key(row: dict) -> tuple:
+        return row["dataset"], row["kernel"], row["C"], row["gamma"], row["tol"]
+
+    without = {key(row): row["n_iter"] for row in TABLES[False]}
+    differ = sum(without.get(key(row), row["n_iter"]) != row["n_iter"] for row in TABLES[True])
+    assert differ >= 10
 
 
 @pytest.mark.parametrize("row", ROWS, ids=_row_id)
@@ -80,12 +98,13 @@ def test_decision_values_and_support_vectors_equal_libsvm(libsvm_mirror, row):
     np.testing.assert_array_equal(clf.predict(X), svc.predict(X))
 
 
+@pytest.mark.parametrize("shrinking", [False, True])
 @pytest.mark.parametrize(
     "config", table.BLAS_SENSITIVE, ids=lambda c: f"{c[0]}-{c[1]}-C{c[2]:g}-tol{c[4]:g}"
 )
-def test_iterations_equal_libsvm_where_the_blas_build_decides(libsvm_mirror, config):
+def test_iterations_equal_libsvm_where_the_blas_build_decides(libsvm_mirror, config, shrinking):
     """Where the count depends on the BLAS build, esmo must still take LIBSVM's, measured live."""
     name, kernel, C, gamma, tol = config
     X, y = _load(libsvm_mirror, name)
-    params = {"kernel": kernel, "C": C, "gamma": gamma, "tol": tol}
+    params = {"kernel": kernel, "C": C, "gamma": gamma, "tol": tol, "shrinking": shrinking}
     assert table.esmo_fit(X, y, **params).n_iter_ == table.libsvm(X, y, **params).n_iter_[0]

@@ -1,4 +1,4 @@
-"""The numba SMO solver against LIBSVM (scikit-learn's SVC without shrinking) and invariants."""
+"""The numba SMO solver against LIBSVM (scikit-learn's SVC, with and without shrinking) and invariants."""
 
 from __future__ import annotations
 
@@ -17,9 +17,9 @@ def _libsvm_order(X, y):
     return X[order], y[order]
 
 
-def _libsvm(X, y, kernel, C, gamma, tol, **kw):
+def _libsvm(X, y, kernel, C, gamma, tol, shrinking=False, **kw):
     """SVC whose internal labels equal ours: LIBSVM gives +1 to classes_[0], here our +1 (as -1)."""
-    svc = SVC(kernel=kernel, C=C, gamma=gamma, tol=tol, shrinking=False, cache_size=500, **kw)
+    svc = SVC(kernel=kernel, C=C, gamma=gamma, tol=tol, shrinking=shrinking, cache_size=500, **kw)
     svc.fit(X, -y)
     return svc, -svc.decision_function(X)
 
@@ -33,7 +33,7 @@ def _sample_configs(rng, kernel, k):
     ]
 
 
-def _compare(X, y, configs, kernel):
+def _compare(X, y, configs, kernel, shrinking=False):
     """Fraction of equal iteration counts; decision values of equal runs must agree.
 
     On LIBSVM's own datasets the pinned table (tests/core/test_libsvm_iterations.py)
@@ -42,8 +42,8 @@ def _compare(X, y, configs, kernel):
     X, y = _libsvm_order(X, y)
     same = 0
     for C, gamma, tol in configs:
-        ours = solve_smo(X, y, kernel=kernel, C=C, gamma=gamma, tol=tol)
-        svc, f_ref = _libsvm(X, y, kernel, C, gamma, tol)
+        ours = solve_smo(X, y, kernel=kernel, C=C, gamma=gamma, tol=tol, shrinking=shrinking)
+        svc, f_ref = _libsvm(X, y, kernel, C, gamma, tol, shrinking)
         f = decision_values(X, y, ours, X, kernel, gamma)
         scale = max(1.0, np.abs(f_ref).max())
         if ours.n_iter == svc.n_iter_[0]:
@@ -54,11 +54,12 @@ def _compare(X, y, configs, kernel):
     return same / len(configs)
 
 
+@pytest.mark.parametrize("shrinking", [False, True])
 @pytest.mark.parametrize("kernel", ["rbf", "linear"])
-def test_iterations_and_decisions_match_libsvm(dataset, kernel):
+def test_iterations_and_decisions_match_libsvm(dataset, kernel, shrinking):
     X, y = dataset
     rng = np.random.default_rng(42)
-    assert _compare(X, y, _sample_configs(rng, kernel, 12), kernel) == 1.0
+    assert _compare(X, y, _sample_configs(rng, kernel, 12), kernel, shrinking) == 1.0
 
 
 def test_solution_is_feasible_and_meets_kkt_tolerance(dataset):

@@ -21,13 +21,21 @@ IRIS = _scaled(load_iris)
 DIGITS = _scaled(load_digits, 400)  # ten classes, 45 pairs
 
 
+@pytest.mark.parametrize("shrinking", [False, True])
 @pytest.mark.parametrize("data", [IRIS, DIGITS], ids=["iris", "digits"])
 @pytest.mark.parametrize("kernel", ["rbf", "linear"])
 @pytest.mark.parametrize("shape", ["ovo", "ovr"])
-def test_multiclass_equals_svc_without_shrinking(data, kernel, shape):
+def test_multiclass_equals_svc(data, kernel, shape, shrinking):
     X, y = data
-    params = dict(kernel=kernel, C=10.0, gamma=0.5, tol=1e-3, decision_function_shape=shape)
-    svc = SVC(shrinking=False, **params).fit(X, y)
+    params = dict(
+        kernel=kernel,
+        C=10.0,
+        gamma=0.5,
+        tol=1e-3,
+        decision_function_shape=shape,
+        shrinking=shrinking,
+    )
+    svc = SVC(**params).fit(X, y)
     ours = SMOClassifier(**params).fit(X, y)
     np.testing.assert_array_equal(ours.classes_, svc.classes_)
     # the same SMO path in every pair: iterations, support vectors, coefficients
@@ -45,11 +53,12 @@ def test_multiclass_equals_svc_without_shrinking(data, kernel, shape):
         np.testing.assert_allclose(ours.coef_, svc.coef_, atol=1e-10)
 
 
-def test_multiclass_class_weight_equals_svc():
+@pytest.mark.parametrize("shrinking", [False, True])
+def test_multiclass_class_weight_equals_svc(shrinking):
     X, y = IRIS
     for class_weight in ("balanced", {0: 0.5, 1: 2.0, 2: 1.0}):
-        params = dict(C=4.0, gamma=1.0, class_weight=class_weight)
-        svc = SVC(shrinking=False, **params).fit(X, y)
+        params = dict(C=4.0, gamma=1.0, class_weight=class_weight, shrinking=shrinking)
+        svc = SVC(**params).fit(X, y)
         ours = SMOClassifier(**params).fit(X, y)
         np.testing.assert_array_equal(ours.n_iter_, svc.n_iter_)
         np.testing.assert_allclose(ours.class_weight_, svc.class_weight_)
@@ -58,7 +67,7 @@ def test_multiclass_class_weight_equals_svc():
 
 def test_binary_n_support_and_coef_equal_svc():
     X, y = IRIS[0][50:], IRIS[1][50:]  # versicolor vs virginica
-    svc = SVC(kernel="linear", C=2.0, shrinking=False).fit(X, y)
+    svc = SVC(kernel="linear", C=2.0).fit(X, y)
     ours = SMOClassifier(kernel="linear", C=2.0).fit(X, y)
     np.testing.assert_array_equal(ours.n_support_, svc.n_support_)
     np.testing.assert_allclose(ours.coef_, svc.coef_, atol=1e-10)
@@ -73,7 +82,7 @@ def test_multiclass_early_stopping_and_warm_start_run_per_pair():
     clf = SMOClassifier(C=100.0, gamma=2.0, early_stopping=True, n_iter_no_change=2, random_state=0)
     clf.fit(X, y)
     assert clf.n_iter_.shape == (3,) and clf.stopped_early_.any()
-    full = SVC(C=100.0, gamma=2.0, shrinking=False).fit(X, y)
+    full = SVC(C=100.0, gamma=2.0).fit(X, y)  # shrinking, as SMOClassifier's default
     assert (clf.n_iter_ <= full.n_iter_).all()
     # a fit cut by max_iter and continued equals the uninterrupted one, pair by pair
     with pytest.warns(Warning):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import warnings
 
 import numpy as np
@@ -27,16 +28,21 @@ WEIGHTINGS = {
 }
 
 
+@pytest.mark.parametrize("shrinking", [False, True])
 @pytest.mark.parametrize("kernel", ["rbf", "linear"])
 @pytest.mark.parametrize("weighting", sorted(WEIGHTINGS))
 @pytest.mark.parametrize("name", sorted(DATASETS))
-def test_weighted_fits_take_libsvms_iterations_and_decision_values(name, weighting, kernel):
-    """C_t = C * class_weight * sample_weight: SVC(shrinking=False)'s count and f(x), exactly."""
+def test_weighted_fits_take_libsvms_iterations_and_decision_values(
+    name, weighting, kernel, shrinking
+):
+    """C_t = C * class_weight * sample_weight: SVC's count and f(x), exactly, with and without
+    shrinking (whose G_bar adds each point's own bound C_t)."""
     X, y = DATASETS[name]
     options, with_sample_weight = WEIGHTINGS[weighting]
+    options = dict(options, kernel=kernel, C=2.0, gamma=0.7, shrinking=shrinking)
     fit_kw = {"sample_weight": WEIGHTS[name]} if with_sample_weight else {}
-    svc = SVC(kernel=kernel, C=2.0, gamma=0.7, shrinking=False, **options).fit(X, y, **fit_kw)
-    ours = SMOClassifier(kernel=kernel, C=2.0, gamma=0.7, **options).fit(X, y, **fit_kw)
+    svc = SVC(**options).fit(X, y, **fit_kw)
+    ours = SMOClassifier(**options).fit(X, y, **fit_kw)
     assert ours.n_iter_ == svc.n_iter_[0]
     np.testing.assert_allclose(ours.decision_function(X), svc.decision_function(X), atol=1e-9)
     np.testing.assert_array_equal(np.sort(ours.support_), np.sort(svc.support_))
@@ -101,6 +107,44 @@ def test_a_fit_cut_by_max_iter_and_continued_equals_the_uninterrupted_fit(name, 
     np.testing.assert_array_equal(clf.dual_coef_, whole.dual_coef_)
     np.testing.assert_array_equal(clf.support_, whole.support_)
     assert clf.intercept_[0] == whole.intercept_[0]
+
+
+@pytest.mark.parametrize("cuts", [(299, 300, 301), (1, 1000, 2101, 3400)])
+def test_a_shrunk_run_cut_and_continued_equals_the_uninterrupted_run(cuts):
+    """The state carries LIBSVM's active set (and its order), G_bar and the shrinking
+    schedule, and a run leaves the whole gradient in it: cut anywhere, even at a shrink
+    (every 300 iterations here) or while points are set aside, the run goes on to the bit."""
+    X, y = DATASETS["synthetic"]
+    params = SolverParams(kernel="rbf", C=100.0, gamma=1.0, shrinking=True, kernel_dtype=np.float64)
+    whole, _ = run_smo(X, y, params)
+    assert whole.n_iter > 10 * len(y)  # many shrinks
+    state, set_aside = None, 0
+    for cut in cuts:
+        part, _ = run_smo(X, y, dataclasses.replace(params, max_iter=cut), state=state)
+        state = part.state
+        set_aside += state.active_size < len(y)
+        K = kernel_matrix(X, X, "rbf", 1.0)
+        np.testing.assert_allclose(state.G, y * (K @ (y * state.alpha)) - 1.0, atol=1e-9)
+    assert set_aside >= 1
+    rest, _ = run_smo(X, y, params, state=state)
+    assert rest.n_iter == whole.n_iter
+    np.testing.assert_array_equal(rest.alpha, whole.alpha)
+    assert rest.rho == whole.rho
+
+
+def test_switching_shrinking_on_a_warm_start_seeds_a_new_run():
+    """A state continues exactly only under the same shrinking: a switch seeds a new run
+    from the alphas (G_bar computed afresh), which reaches the same optimum."""
+    X, y = DATASETS["synthetic"]
+    ref = SMOClassifier(C=100.0, gamma=1.0, tol=1e-6).fit(X, y)
+    for first, second in ((False, True), (True, False)):
+        clf = SMOClassifier(C=100.0, gamma=1.0, tol=1e-6, max_iter=700, warm_start=True)
+        with pytest.warns(ConvergenceWarning):
+            clf.set_params(shrinking=first).fit(X, y)
+        clf.set_params(shrinking=second, max_iter=-1).fit(X, y)
+        assert not clf.max_iter_reached_ and clf.n_iter_ < ref.n_iter_
+        # float32 kernel rows, alphas up to C = 100: the two paths part by rounding
+        np.testing.assert_allclose(clf.decision_function(X), ref.decision_function(X), atol=1e-3)
 
 
 def test_budgeted_continuation_in_steps_equals_one_run():

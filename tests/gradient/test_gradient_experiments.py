@@ -18,7 +18,7 @@ SETTINGS = {
         "log2_C": {"start": -5, "stop": 15, "num": 3},
         "log2_gamma": {"start": -15, "stop": 3, "num": 3},
     },
-    "smo": {"tol": 1e-3, "max_iter": 1_000_000},
+    "smo": {"tol": 1e-3, "max_iter": 1_000_000, "shrinking": False},
     "tuner": {"max_fun": 6, "min_iter": 3, "rtol": 1e-3, "sharpness": 10.0},
     "ard": {"max_fun": 4},
     "negative_cost": 0.01,

@@ -118,7 +118,7 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         configuration (:func:`esmo.early_stopping.validate_configurations`).
     sh_min_samples : int
         Fewest training rows of a successive-halving round.
-    tol, max_iter, cache_size_mb :
+    tol, max_iter, cache_size_mb, shrinking :
         The SMO solver's settings for every fit (its defaults:
         :class:`~esmo.solver.params.SolverParams`).
     random_state : int, RandomState or None
@@ -157,6 +157,7 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         "tol": SOLVER_CONSTRAINTS["tol"],
         "max_iter": SOLVER_CONSTRAINTS["max_iter"],
         "cache_size_mb": SOLVER_CONSTRAINTS["cache_size_mb"],
+        "shrinking": SOLVER_CONSTRAINTS["shrinking"],
         "random_state": ["random_state"],
     }
 
@@ -176,6 +177,7 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         tol: float = SolverParams.tol,
         max_iter: int = SolverParams.max_iter,
         cache_size_mb: float = SolverParams.cache_size_mb,
+        shrinking: bool = SolverParams.shrinking,
         random_state: Any = None,
     ) -> None:
         self.n_subensembles = n_subensembles
@@ -192,6 +194,7 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         self.tol = tol
         self.max_iter = max_iter
         self.cache_size_mb = cache_size_mb
+        self.shrinking = shrinking
         self.random_state = random_state
 
     def _settings(self) -> SVMSettings:
@@ -201,6 +204,7 @@ class SVMEnsembleClassifier(SVMClassifierBase):
             tol=self.tol,
             max_iter=self.max_iter,
             cache_size_mb=self.cache_size_mb,
+            shrinking=self.shrinking,
             es_patience=es.patience,
             es_tol=es.tol,
             es_interval=es.interval,

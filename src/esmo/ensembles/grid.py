@@ -94,6 +94,7 @@ class SVMSettings:
     tol: float = SolverParams.tol
     max_iter: int = SolverParams.max_iter
     cache_size_mb: float = SolverParams.cache_size_mb
+    shrinking: bool = SolverParams.shrinking
     es_patience: int = J_HIGH.patience
     es_tol: float = J_HIGH.tol
     es_interval: int = J_HIGH.interval
@@ -107,6 +108,7 @@ class SVMSettings:
             tol=self.tol,
             max_iter=self.max_iter,
             cache_size_mb=self.cache_size_mb,
+            shrinking=self.shrinking,
             early_stopping=early_stopping,
             n_iter_no_change=self.es_patience,
             es_tol=self.es_tol,

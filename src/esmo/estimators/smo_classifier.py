@@ -38,11 +38,11 @@ _SOLVERS = ("fan", "keerthi", "fan_plain", "keerthi_own_rule")
 
 
 def _problem_key(X: np.ndarray, y: np.ndarray, weight: np.ndarray, params: SolverParams) -> tuple:
-    """What a warm start must find unchanged to continue a run exactly: data, kernel, bounds."""
+    """What a warm start must find unchanged to continue a run exactly: data, kernel, bounds, shrinking."""
     digest = hashlib.sha256()
     for a in (X, y, weight):
         digest.update(np.ascontiguousarray(a).view(np.uint8))
-    return digest.hexdigest(), params.kernel, params.gamma, params.C
+    return digest.hexdigest(), params.kernel, params.gamma, params.C, params.shrinking
 
 
 #: Folds of the held-out decision values Platt's sigmoid is fitted to (SVC's five).
@@ -52,16 +52,17 @@ PLATT_FOLDS = 5
 class SMOClassifier(SVMClassifierBase):
     """SVM trained by SMO, optionally stopped early on validation data.
 
-    With ``solver='fan'`` this is LIBSVM's algorithm without shrinking (same
-    iterations as ``SVC(shrinking=False)``), plus early stopping inside the loop.
+    With ``solver='fan'`` this is LIBSVM's algorithm (the iterations of ``SVC()``,
+    or of ``SVC(shrinking=False)`` with ``shrinking=False``), plus early stopping
+    inside the loop.
     Samples are grouped by class as LIBSVM does, so ties break alike. More than
     two classes are handled one-vs-one, as SVC: one binary SVM per pair of
     classes (``estimators_``), prediction by their votes.
 
     Differences from SVC: no ``probability=True`` (wrap the estimator in
-    ``sklearn.calibration.CalibratedClassifierCV``), no shrinking, no
-    precomputed, polynomial or sigmoid kernels; ``support_`` keeps the training
-    order within a binary problem (SVC groups it by class).
+    ``sklearn.calibration.CalibratedClassifierCV``), no precomputed,
+    polynomial or sigmoid kernels; ``support_`` keeps the training order within
+    a binary problem (SVC groups it by class).
 
     Parameters
     ----------
@@ -114,6 +115,11 @@ class SMOClassifier(SVMClassifierBase):
         ``b_low <= b_up + 2 tol`` (``esmo.solver.reference.keerthi_smo``).
     cache_size_mb : float
         Memory budget of the kernel rows (computed on demand; LRU if not all fit).
+    shrinking : bool
+        LIBSVM's shrinking, as SVC's: bounded points that cannot enter the next
+        working pair are set aside (``esmo.solver.shrinking``). Same model, a
+        path of its own: ``SVC(shrinking=...)``'s iterations either way. Only
+        ``solver='fan'``; the reference solvers never shrink.
     random_state : int, RandomState or None
         Seeds the internal validation split.
     class_weight : dict, 'balanced' or None
@@ -170,7 +176,7 @@ class SMOClassifier(SVMClassifierBase):
     _parameter_constraints: dict = {
         **{
             name: SOLVER_CONSTRAINTS[name]
-            for name in ("kernel", "C", "tol", "max_iter", "cache_size_mb")
+            for name in ("kernel", "C", "tol", "max_iter", "cache_size_mb", "shrinking")
         },
         "gamma": base.GAMMA_CONSTRAINT,
         "early_stopping": ["boolean"],
@@ -206,6 +212,7 @@ class SMOClassifier(SVMClassifierBase):
         validation_fraction: float = base.VALIDATION_FRACTION,
         solver: str = "fan",
         cache_size_mb: float = SolverParams.cache_size_mb,
+        shrinking: bool = SolverParams.shrinking,
         random_state: Any = None,
         class_weight: dict | str | None = None,
         warm_start: bool = False,
@@ -230,6 +237,7 @@ class SMOClassifier(SVMClassifierBase):
         self.validation_fraction = validation_fraction
         self.solver = solver
         self.cache_size_mb = cache_size_mb
+        self.shrinking = shrinking
         self.random_state = random_state
         self.class_weight = class_weight
         self.warm_start = warm_start
@@ -374,6 +382,7 @@ class SMOClassifier(SVMClassifierBase):
             tol=self.tol,
             max_iter=self.max_iter,
             cache_size_mb=self.cache_size_mb,
+            shrinking=self.shrinking,
         )
         validation = None
         if self.early_stopping and reads_validation(es.metric):

@@ -45,6 +45,21 @@ def kernel_view(X: np.ndarray, h: Hyperparameters) -> tuple[np.ndarray, float]:
     return h.scale(X), 1.0
 
 
+def solver_params(
+    gamma: float, tol: float, max_iter: int, kernel_dtype: type, shrinking: bool
+) -> SolverParams:
+    """The SMO parameters of a gradient-tuning fit: width ``gamma``, ``C = 1`` (per-point bounds)."""
+    return SolverParams(
+        kernel="rbf",
+        C=1.0,
+        gamma=gamma,
+        tol=tol,
+        max_iter=max_iter,
+        kernel_dtype=kernel_dtype,
+        shrinking=shrinking,
+    )
+
+
 @dataclass
 class FoldFit:
     """An SMO fit on one fold's training part, and its outputs on the validation part."""
@@ -98,6 +113,7 @@ def fit_fold(
     warm_alpha: np.ndarray | None = None,
     early_stopping: EarlyStopping | None = None,
     kernel_dtype: type = np.float64,
+    shrinking: bool = SolverParams.shrinking,
 ) -> FoldFit:
     """Train on ``(X, y)`` at ``h`` by SMO and compute the validation outputs ``o = f(X_val)``.
 
@@ -111,9 +127,7 @@ def fit_fold(
     start = time.process_time()
     Z, gamma = kernel_view(X, h)
     Z_val, _ = kernel_view(X_val, h)
-    params = SolverParams(
-        kernel="rbf", C=1.0, gamma=gamma, tol=tol, max_iter=max_iter, kernel_dtype=kernel_dtype
-    )
+    params = solver_params(gamma, tol, max_iter, kernel_dtype, shrinking)
     bounds, linear_term = h.bounds(y), -h.margins(y)
     state = None
     if warm_alpha is not None:

@@ -35,6 +35,7 @@ def grid_search_cv(
     tol: float = SolverParams.tol,
     max_iter: int = INNER_MAX_ITER,
     sharpness: float = SMOOTHING_T,
+    shrinking: bool = SolverParams.shrinking,
 ) -> dict[str, np.ndarray]:
     """Score every cell (C outer, gamma inner) on ``folds``; labels in {-1, +1}.
 
@@ -45,9 +46,8 @@ def grid_search_cv(
     X = np.asarray(X, dtype=np.float64)
     y = np.asarray(y, dtype=np.float64)
     space = Space(("C", "gamma"), X.shape[1])
-    objective = CrossValidationObjective(
-        X, y, folds, space, sharpness=sharpness, inner=InnerSolve(tol=tol, max_iter=max_iter)
-    )
+    inner = InnerSolve(tol=tol, max_iter=max_iter, shrinking=shrinking)
+    objective = CrossValidationObjective(X, y, folds, space, sharpness=sharpness, inner=inner)
     rows = []
     with blas_controller().limit(limits=1, user_api="blas"):  # CPU seconds as GradientSearchCV's
         for c in log2_C:

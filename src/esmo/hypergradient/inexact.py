@@ -78,7 +78,12 @@ def gradient_agreement(
     solves: list[tuple[str, InnerSolve]] = [
         (
             f"iterations<={k}",
-            InnerSolve(tol=inner.tol, max_iter=int(k), kernel_dtype=inner.kernel_dtype),
+            InnerSolve(
+                tol=inner.tol,
+                max_iter=int(k),
+                kernel_dtype=inner.kernel_dtype,
+                shrinking=inner.shrinking,
+            ),
         )
         for k in iteration_budgets
     ]
@@ -91,6 +96,7 @@ def gradient_agreement(
                 max_iter=inner.max_iter,
                 early_stopping=es,
                 kernel_dtype=inner.kernel_dtype,
+                shrinking=inner.shrinking,
             ),
         )
         for es in early_stopping

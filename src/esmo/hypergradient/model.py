@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from esmo.hypergradient.fold import INNER_MAX_ITER, kernel_view
+from esmo.hypergradient.fold import INNER_MAX_ITER, kernel_view, solver_params
 from esmo.hypergradient.space import Hyperparameters
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SolverParams
@@ -52,6 +52,7 @@ def fit_svm(
     tol: float = SolverParams.tol,
     max_iter: int = INNER_MAX_ITER,
     kernel_dtype: type = np.float64,
+    shrinking: bool = SolverParams.shrinking,
 ) -> KernelSVM:
     """Train on all of ``(X, y)`` (labels in {-1, +1}) at ``params``.
 
@@ -67,9 +68,7 @@ def fit_svm(
         else Hyperparameters.from_dict(params, X.shape[1])
     )
     Z, gamma = kernel_view(X, h)
-    solver = SolverParams(
-        kernel="rbf", C=1.0, gamma=gamma, tol=tol, max_iter=max_iter, kernel_dtype=kernel_dtype
-    )
+    solver = solver_params(gamma, tol, max_iter, kernel_dtype, shrinking)
     result, _ = run_smo(Z, y, solver, sample_weight=h.bounds(y), linear_term=-h.margins(y))
     sv = np.flatnonzero(result.alpha > 0.0)
     return KernelSVM(h, Z[sv].copy(), result.alpha[sv] * y[sv], result.rho, result.n_iter)

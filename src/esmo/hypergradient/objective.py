@@ -42,6 +42,7 @@ class InnerSolve:
     early_stopping: EarlyStopping | None = None
     warm_start: bool = False
     kernel_dtype: type = np.float64
+    shrinking: bool = SolverParams.shrinking
 
     def tol_at(self, k: int) -> float:
         """SMO's tolerance at the ``k``-th evaluation (0-based)."""
@@ -142,6 +143,7 @@ class CrossValidationObjective:
                 if self.inner.mode == "early_stopped"
                 else None,
                 kernel_dtype=self.inner.kernel_dtype,
+                shrinking=self.inner.shrinking,
             )
             if self.inner.warm_start:
                 self._warm[k] = fit.result.alpha

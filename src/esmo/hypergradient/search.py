@@ -33,7 +33,7 @@ from esmo.hypergradient.objective import (
 )
 from esmo.hypergradient.space import KERNELS, Space
 from esmo.hypergradient.validation import OBJECTIVES
-from esmo.solver.params import SolverParams
+from esmo.solver.params import SOLVER_CONSTRAINTS, SolverParams
 from esmo.solver.smo import blas_controller
 from esmo.solver.tracking import SMOOTHING_T
 
@@ -87,7 +87,7 @@ class GradientSearchCV(SVMClassifierBase):
         the solver's smoothed early-stopping objectives use
         (:data:`esmo.solver.tracking.SMOOTHING_T`), which ``inner="early_stopped"``
         on a smoothed metric requires.
-    tol, max_iter : SMO's KKT tolerance and iteration limit for every fit.
+    tol, max_iter, shrinking : SMO's KKT tolerance, iteration limit and shrinking for every fit.
     inner : {"exact", "early_stopped", "tol_schedule"}
         How the folds' SMO fits are solved (:mod:`esmo.hypergradient.objective`).
     inner_early_stopping : EarlyStopping or None
@@ -126,6 +126,7 @@ class GradientSearchCV(SVMClassifierBase):
         "sharpness": [Interval(Real, 0, None, closed="neither")],
         "tol": [Interval(Real, 0, None, closed="neither")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "shrinking": SOLVER_CONSTRAINTS["shrinking"],
         "inner": [StrOptions(set(INNER_SOLVES))],
         "inner_early_stopping": [EarlyStopping, None],
         "warm_start": ["boolean"],
@@ -149,6 +150,7 @@ class GradientSearchCV(SVMClassifierBase):
         sharpness: float = SMOOTHING_T,
         tol: float = SolverParams.tol,
         max_iter: int = INNER_MAX_ITER,
+        shrinking: bool = SolverParams.shrinking,
         inner: str = "exact",
         inner_early_stopping: EarlyStopping | None = None,
         warm_start: bool = False,
@@ -169,6 +171,7 @@ class GradientSearchCV(SVMClassifierBase):
         self.sharpness = sharpness
         self.tol = tol
         self.max_iter = max_iter
+        self.shrinking = shrinking
         self.inner = inner
         self.inner_early_stopping = inner_early_stopping
         self.warm_start = warm_start
@@ -202,6 +205,7 @@ class GradientSearchCV(SVMClassifierBase):
             max_iter=self.max_iter,
             early_stopping=self.inner_early_stopping or DEFAULT_INNER_EARLY_STOPPING,
             warm_start=self.warm_start,
+            shrinking=self.shrinking,
         )
         objective = CrossValidationObjective(
             X,
@@ -228,7 +232,9 @@ class GradientSearchCV(SVMClassifierBase):
         self.cost_ = _cost(evaluations)
         if self.refit:
             start = time.process_time()
-            self.model_ = fit_svm(X, y_signed, h, tol=self.tol, max_iter=self.max_iter)
+            self.model_ = fit_svm(
+                X, y_signed, h, tol=self.tol, max_iter=self.max_iter, shrinking=self.shrinking
+            )
             self.refit_seconds_ = time.process_time() - start
         return self
 

@@ -80,6 +80,7 @@ def solver_base(estimator: SMOClassifier, X: np.ndarray) -> SolverParams:
         tol=estimator.tol,
         max_iter=estimator.max_iter,
         cache_size_mb=estimator.cache_size_mb,
+        shrinking=estimator.shrinking,
     )
 
 
@@ -89,7 +90,8 @@ class MDLSearch(RefittedSearchMixin, MetaEstimatorMixin, SVMClassifierBase):
     Parameters
     ----------
     estimator : SMOClassifier or None
-        Gives the kernel, tol, max_iter and cache of every fit (``SMOClassifier()`` if None).
+        Gives the kernel, tol, max_iter, cache and shrinking of every fit (``SMOClassifier()``
+        if None).
     param_grid : dict or list of dicts
         Candidate values of ``C``, ``gamma`` and ``tol``, as in ``GridSearchCV``.
     param_distributions : dict

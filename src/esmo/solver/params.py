@@ -32,6 +32,7 @@ SOLVER_CONSTRAINTS: dict[str, list] = {
     "max_iter": [Interval(Integral, NO_LIMIT, None, closed="left")],
     "cache_size_mb": [Interval(Real, 0, None, closed="neither")],
     "kernel_dtype": [type],
+    "shrinking": ["boolean"],
 }
 
 
@@ -50,6 +51,7 @@ FAST_CHECKS = {
     "max_iter": lambda v: isinstance(v, Integral) and v >= NO_LIMIT,
     "cache_size_mb": _positive,
     "kernel_dtype": lambda v: isinstance(v, type),
+    "shrinking": lambda v: isinstance(v, bool | np.bool_),
 }
 
 
@@ -73,7 +75,10 @@ class SolverParams:
     pair updates; -1 (the default, SVC's) leaves LIBSVM's own cap,
     ``max(10^7, 100 n)``. ``cache_size_mb`` bounds the kernel-row store;
     ``kernel_dtype`` is its precision (float32 like LIBSVM's ``Qfloat``, or
-    float64).
+    float64). ``shrinking`` (the default, SVC's) sets aside, as LIBSVM does,
+    the bounded points that cannot enter the next working pair
+    (:mod:`esmo.solver.shrinking`): the iterations of ``SVC()``, where
+    ``shrinking=False`` takes those of ``SVC(shrinking=False)``.
     """
 
     kernel: str = "rbf"
@@ -83,6 +88,7 @@ class SolverParams:
     max_iter: int = NO_LIMIT
     cache_size_mb: float = 1024.0
     kernel_dtype: type = np.float32
+    shrinking: bool = True
 
     def __post_init__(self) -> None:
         check_parameters({name: getattr(self, name) for name in _FIELDS}, "the SMO solver")
@@ -93,6 +99,7 @@ class SolverParams:
         for name in ("C", "gamma", "tol", "cache_size_mb"):
             object.__setattr__(self, name, float(getattr(self, name)))
         object.__setattr__(self, "max_iter", int(self.max_iter))
+        object.__setattr__(self, "shrinking", bool(self.shrinking))
 
     @property
     def kernel_code(self) -> int:

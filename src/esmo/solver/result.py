@@ -49,7 +49,8 @@ class CheckInfo(NamedTuple):
     accuracy, mean hinge loss, the training set's logistic description length
     in bits per point, the smoothed error and F-measure; each is NaN unless some
     configuration reads it (accuracy: without validation data). ``gap`` is
-    ``m(a) - M(a)``, the maximal KKT violation the solver stops on (< tol).
+    ``m(a) - M(a)``, the maximal KKT violation the solver stops on (< tol), over
+    the active points while shrinking sets some aside.
     """
 
     n_iter: int

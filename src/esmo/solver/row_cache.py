@@ -227,8 +227,7 @@ def fill_slot(rows, i, n_cols):
     """Compute row ``i`` (its first ``n_cols`` entries) into a slot, and return the slot.
 
     Free slots are handed out in order, without a search; once all are taken the
-    least recently used is evicted. Float32 storage computes the dot products
-    with :func:`~esmo.solver.kernels.sparse_dots`.
+    least recently used is evicted (:func:`compute_row` computes it).
     """
     clock = rows.clock
     if clock[SLOTS_TAKEN] < rows.owner.shape[0]:
@@ -237,24 +236,50 @@ def fill_slot(rows, i, n_cols):
     else:
         s = np.argmin(rows.stamp)  # the least recently used
         rows.slot_of[rows.owner[s]] = -1
-    clock[ROWS_COMPUTED] += 1
-    clock[VALUES_COMPUTED] += n_cols
     rows.owner[s] = i
     rows.slot_of[i] = s
     rows.stamp[s] = clock[LRU_TICK]
+    compute_row(rows, i, n_cols, rows.data[s])
+    return s
+
+
+@jit
+def compute_row(rows, i, n_cols, row):
+    """Row ``i``'s first ``n_cols`` kernel values into ``row``, counted in ``clock``.
+
+    Float32 storage computes the dot products with
+    :func:`~esmo.solver.kernels.sparse_dots`, float64 storage with BLAS.
+    """
+    clock = rows.clock
+    clock[ROWS_COMPUTED] += 1
+    clock[VALUES_COMPUTED] += n_cols
     xi = rows.X_all[i]
     if rows.blas:
         dots = _blas_dots(rows.X_all, xi, rows.slot_of.shape[0], n_cols)
     else:
         dots = sparse_dots(xi, rows.XT, 0, n_cols)
-    row = rows.data[s]
     if rows.kernel_code == 1:
         rbf_exponents(dots, rows.sq_all[i], rows.sq_all, 0, rows.gamma)
         exp_nonpositive(dots, row)
     else:
         for k in range(n_cols):
             row[k] = dots[k]
-    return s
+
+
+@jit
+def peek_row(rows, i, spare):
+    """Row ``i`` as stored, else computed into ``spare`` (its training columns): the store unchanged.
+
+    For passes that read many rows once, outside the working pair
+    (:func:`esmo.solver.shrinking.reconstruct_gradient`): no use is stamped and
+    no row evicted, so the rows a run keeps, and so its kernel cost, do not
+    depend on them; a row computed here is counted all the same.
+    """
+    s = rows.slot_of[i]
+    if s >= 0:
+        return rows.data[s]
+    compute_row(rows, i, spare.shape[0], spare)
+    return spare
 
 
 @jit

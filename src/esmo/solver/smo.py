@@ -1,4 +1,4 @@
-"""The SMO solver: Fan, Chen and Lin's working-set selection, as LIBSVM runs it without shrinking.
+"""The SMO solver: Fan, Chen and Lin's working-set selection as LIBSVM runs it, shrinking included.
 
 One compiled loop, :func:`smo_loop`, solves LIBSVM's general dual ``min 0.5
 a'Qa + p'a, 0 <= a_t <= C_t, y'a = 0`` (``Q_ij = y_i y_j K_ij``; ``p = -e``
@@ -13,6 +13,7 @@ select ``j``, stop test     :func:`esmo.solver.working_set.select_j`
 kernel rows                 :func:`esmo.solver.row_cache.cached_slot`, ``fill_slot``
 update the pair             :func:`esmo.solver.update.update_pair`
 update ``G``, next ``i``    :func:`esmo.solver.update.update_gradient`
+shrinking                   :func:`esmo.solver.shrinking.do_shrinking`, ``update_G_bar``, ``unshrink_all``
 rho                         :mod:`esmo.solver.rho`
 early-stopping hook         :func:`esmo.solver.tracking.check`
 ==========================  ============================================
@@ -23,8 +24,10 @@ hook and the wall-clock budget; a warm start hands it the previous fit's state.
 
 Arithmetic follows LIBSVM step for step (tie breaking, the clipped pair update,
 ``tau = 1e-12`` for a non-positive curvature, the stopping rule
-``m(a) - M(a) < tol``, ``calculate_rho``), with kernel values stored in float32
-like LIBSVM's ``Qfloat``, so iteration counts agree with LIBSVM's.
+``m(a) - M(a) < tol``, ``calculate_rho``, shrinking with its order of the
+points), with kernel values stored in float32 like LIBSVM's ``Qfloat``, so
+iteration counts agree with LIBSVM's (``SVC(shrinking=...)``'s, pinned in
+``tests/core/data/libsvm_iterations*.csv``).
 
 Prediction rule, used everywhere: ``f(x) = sum_i a_i y_i K(x_i, x) - rho``
 predicts +1 when ``f(x) > 0`` and -1 otherwise (LIBSVM's rule).
@@ -69,9 +72,22 @@ from esmo.solver.row_cache import (
     fill_slot,
     fresh_sums,
 )
+from esmo.solver.shrinking import (
+    do_shrinking,
+    mark_active,
+    reconstruct_gradient,
+    rho_with_inactive,
+    unshrink_all,
+    update_G_bar,
+)
 from esmo.solver.state import (
+    ACTIVE_SIZE,
+    G_BAR_VALID,
     N_FREE,
     N_ITER,
+    SHRINK_COUNTER,
+    SHRINK_EVERY,
+    UNSHRUNK,
     SolverState,
     cold_state,
     feasible_alphas,
@@ -109,51 +125,93 @@ from esmo.solver.tracking import (
     record_check,
     start_tracking,
 )
-from esmo.solver.update import status_of, update_gradient, update_gradient_with_bounds, update_pair
-from esmo.solver.working_set import excluded_statuses, select_first_i, select_j
+from esmo.solver.update import (
+    status_of,
+    update_gradient,
+    update_gradient_active,
+    update_gradient_with_bounds,
+    update_gradient_with_bounds_active,
+    update_pair,
+)
+from esmo.solver.working_set import excluded_statuses, select_first_i, select_j, select_j_active
 
 #: Why :func:`smo_loop` returned.
 CONVERGED, ITERATION_LIMIT, EARLY_STOPPED, PAUSED = 0, 1, 2, 3
 
 
 @jit
-def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
+def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_checks):
     """Run SMO from ``state`` until it converges or has made ``max_iter`` pair updates in all.
 
     Returns why it stopped (``CONVERGED``, ``ITERATION_LIMIT``, ``EARLY_STOPPED``,
     or ``PAUSED`` at a fresh check that reads a user's metric, which the caller
     evaluates, and after every check when ``pause_at_checks``; rho at the pause
-    is in ``tr.rho_now``). ``C`` holds each point's upper bound. The state
-    (:mod:`esmo.solver.state`) is updated in place, so a paused or limited run
-    continues exactly when called again; the tracker ``tr``
-    (:mod:`esmo.solver.tracking`, started by ``start_tracking``) too. Rows carry
-    the evaluation columns while some configuration runs.
+    is in ``tr.rho_now``). ``C`` holds each point's upper bound, ``p`` the
+    linear term. The state (:mod:`esmo.solver.state`) is updated in place, so a
+    paused or limited run continues exactly when called again; the tracker
+    ``tr`` (:mod:`esmo.solver.tracking`, started by ``start_tracking``) too.
+    Rows carry the evaluation columns while some configuration runs. With
+    ``shrinking`` the loop shrinks as LIBSVM does (:mod:`esmo.solver.shrinking`);
+    a return may then leave the gradient of the points set aside stale
+    (:func:`finish_shrinking` rebuilds it).
     """
     n = y.shape[0]
     m = tr.y_eval.shape[0]
     counters = tr.counters  # read every iteration: taken out of the tracker once
+    need_mdl = tr.need_mdl
     alpha, G, status, free, free_at = state.alpha, state.G, state.status, state.free, state.free_at
+    counts, active, G_bar = state.counts, state.active, state.G_bar
     low_excluded, up_excluded = excluded_statuses(y)
     scratch = np.empty(n)  # per-point candidate values of one pass
     low_val = np.empty(n)
-    n_iter = state.counts[N_ITER]
-    n_free = state.counts[N_FREE]
-    i, Gmax = select_first_i(y, G, status)
+    n_iter, n_free = counts[N_ITER], counts[N_FREE]
+    n_active, counter, unshrunk = counts[ACTIVE_SIZE], counts[SHRINK_COUNTER], counts[UNSHRUNK]
+    is_active = np.empty(n if shrinking else 0, dtype=np.bool_)
+    if shrinking:
+        mark_active(is_active, active, n_active)
+    i, Gmax = select_first_i(y, G, status, active, n_active)
     while True:
         if n_iter >= max_iter:
-            save_counts(state, n_iter, n_free)
+            save_counts(counts, n_iter, n_free, n_active, counter, unshrunk)
             return ITERATION_LIMIT
+        if shrinking:
+            counter -= 1
+            if counter == 0:
+                counter = min(n, SHRINK_EVERY)
+                n_active, unshrunk = do_shrinking(
+                    rows, y, G, G_bar, p, alpha, status, active, n_active, unshrunk, tol
+                )
+                mark_active(is_active, active, n_active)
+                i, Gmax = select_first_i(y, G, status, active, n_active)
         if i == -1:
-            save_counts(state, n_iter, n_free)
-            return CONVERGED
+            if n_active == n:
+                save_counts(counts, n_iter, n_free, n_active, counter, unshrunk)
+                return CONVERGED
+            n_active, i, Gmax = unshrink_all(rows, y, G, G_bar, p, alpha, status, active, n_active)
+            is_active[:] = True
+            counter = 2  # counted down to LIBSVM's 1 as the loop comes back to this iteration
+            continue
         tracking = counters[N_INCREMENTAL] > 0
         n_cols = n + m if tracking else n
         s = cached_slot(rows, i)  # a row read in two steps: see cached_slot
         Ki = rows.data[s if s >= 0 else fill_slot(rows, i, n_cols)]
-        j, Gmax2 = select_j(Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val)
+        if shrinking:
+            j, Gmax2 = select_j_active(
+                Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val, active,
+                n_active, is_active,
+            )  # fmt: skip
+        else:
+            j, Gmax2 = select_j(Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val)
         if Gmax + Gmax2 < tol or j == -1:
-            save_counts(state, n_iter, n_free)
-            return CONVERGED
+            if n_active == n:
+                save_counts(counts, n_iter, n_free, n_active, counter, unshrunk)
+                return CONVERGED
+            # optimal on the active points: LIBSVM rebuilds the gradient and checks them all,
+            # in this same iteration (the counter then shrinks again at the next one)
+            n_active, i, Gmax = unshrink_all(rows, y, G, G_bar, p, alpha, status, active, n_active)
+            is_active[:] = True
+            counter = 2
+            continue
         n_iter += 1
         s = cached_slot(rows, j)
         Kj = rows.data[s if s >= 0 else fill_slot(rows, j, n_cols)]
@@ -163,6 +221,11 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
         ai, aj = update_pair(old_ai, old_aj, y[i], y[j], G[i], G[j], quad, C[i], C[j])
         alpha[i], alpha[j] = ai, aj
         st_i, st_j = status_of(ai, C[i]), status_of(aj, C[j])
+        if shrinking:
+            if (status[i] == UPPER) != (st_i == UPPER):
+                update_G_bar(G_bar, y, Ki, y[i], C[i] if st_i == UPPER else -C[i])
+            if (status[j] == UPPER) != (st_j == UPPER):
+                update_G_bar(G_bar, y, Kj, y[j], C[j] if st_j == UPPER else -C[j])
         n_free = move_free(free, free_at, n_free, i, status[i], st_i)
         n_free = move_free(free, free_at, n_free, j, status[j], st_j)
         status[i], status[j] = st_i, st_j
@@ -173,10 +236,23 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
         is_fresh = n_iter == counters[NEXT_FRESH]
         rho = 0.0
         if (is_check or is_fresh) and n_free == 0:
-            i, Gmax, lb = update_gradient_with_bounds(G, y, Ki, Kj, ci, cj, status)
-            rho = rho_from_bounds(Gmax, lb)
+            if shrinking:
+                i, Gmax, lb = update_gradient_with_bounds_active(
+                    G, y, Ki, Kj, ci, cj, status, active, n_active
+                )
+                rho = rho_with_inactive(Gmax, lb, y, G_bar, p, status, active, n_active)
+            else:
+                i, Gmax, lb = update_gradient_with_bounds(G, y, Ki, Kj, ci, cj, status)
+                rho = rho_from_bounds(Gmax, lb)
         else:
-            i, Gmax = update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch)
+            if shrinking:
+                # the description length reads every point's gradient: all of them move
+                i, Gmax = update_gradient_active(
+                    G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, active, n_active,
+                    is_active, need_mdl,
+                )  # fmt: skip
+            else:
+                i, Gmax = update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch)
             if is_check or is_fresh:
                 rho = rho_from_free_list(y, G, free, n_free)
 
@@ -195,17 +271,31 @@ def smo_loop(y, QD, C, tol, max_iter, rows, tr, state, pause_at_checks):
                 if scan:
                     record_check(tr, n_iter, tr.last, tacc, rho, alpha, INCREMENTAL)
                 if counters[N_ACTIVE] == 0 and tr.stop_when_all_stopped:
-                    save_counts(state, n_iter, n_free)
+                    save_counts(counts, n_iter, n_free, n_active, counter, unshrunk)
                     return EARLY_STOPPED
                 counters[NEXT_EVENT] = next_multiple(tr, n_iter, INCREMENTAL)
         if is_fresh and not tr.need_custom:
             if fresh_check_in_loop(tr, rows, n_iter, rho, y, G, alpha):
-                save_counts(state, n_iter, n_free)
+                save_counts(counts, n_iter, n_free, n_active, counter, unshrunk)
                 return EARLY_STOPPED
         if (is_fresh and tr.need_custom) or ((is_check or is_fresh) and pause_at_checks):
             tr.rho_now[0] = rho
-            save_counts(state, n_iter, n_free)
+            save_counts(counts, n_iter, n_free, n_active, counter, unshrunk)
             return PAUSED
+
+
+@jit
+def finish_shrinking(rows, y, p, state):
+    """The whole gradient in ``state`` at the end of a run: the points set aside rebuilt.
+
+    They stay set aside, so a run continued from the state takes the path of
+    one that never stopped (the loop never reads their gradient before a
+    rebuild overwrites it).
+    """
+    n_active = state.counts[ACTIVE_SIZE]
+    reconstruct_gradient(
+        rows, y, state.G, state.G_bar, p, state.alpha, state.status, state.active, n_active
+    )
 
 
 @functools.cache
@@ -245,15 +335,17 @@ def drive(
     past the budget: the one stopping rule that depends on the machine. Pauses
     change nothing else: the state carries the run on exactly.
     """
-    y, QD, upper, tol = loop_args
+    y, QD, upper, p, tol, shrinking = loop_args
     if callback is None and max_time is None and users_sums is None:
-        return smo_loop(y, QD, upper, tol, limit, rows, tr, state, False)
+        return smo_loop(y, QD, upper, p, tol, limit, shrinking, rows, tr, state, False)
     end = None if max_time is None else time.perf_counter() + max_time
     segment = FIRST_SEGMENT
     while True:
         stop_at = limit if end is None else min(limit, state.n_iter + segment)
         started = time.perf_counter()
-        reason = smo_loop(y, QD, upper, tol, stop_at, rows, tr, state, callback is not None)
+        reason = smo_loop(
+            y, QD, upper, p, tol, stop_at, shrinking, rows, tr, state, callback is not None
+        )
         if reason == PAUSED and state.n_iter == tr.counters[NEXT_FRESH]:
             sums, n_values = users_sums(state.alpha)
             kernel_rows = rows.clock[ROWS_COMPUTED]
@@ -271,10 +363,17 @@ def drive(
 
 
 def check_info(y: np.ndarray, tr: Any, state: SolverState) -> CheckInfo:
-    """What the hook sees at a check: iteration, validation objectives, the KKT gap."""
-    yG = -y * state.G
-    up = np.where(y > 0, state.status != UPPER, state.status != LOWER)
-    low = np.where(y > 0, state.status != LOWER, state.status != UPPER)
+    """What the hook sees at a check: iteration, validation objectives, the KKT gap.
+
+    The gap is that of the active points (all of them without shrinking): the
+    one the solver's stopping test reads, without rebuilding the gradient of the
+    points shrinking set aside.
+    """
+    active = state.active[: state.active_size]
+    y, status = y[active], state.status[active]
+    yG = -y * state.G[active]
+    up = np.where(y > 0, status != UPPER, status != LOWER)
+    low = np.where(y > 0, status != LOWER, status != UPPER)
     last = tr.last  # by metric code; users' metrics not shown
     return CheckInfo(
         state.n_iter,
@@ -339,6 +438,7 @@ def run_smo(
             f"The starting state has {state.alpha.shape[0]} points but X has {n}; "
             "warm starts need the same training set (or fit from scratch)."
         )
+    prepare_state(X, y, upper, params, state)
     configs = configs if configs is not None else NO_CONFIGS
     blocks, y_eval, n_val = [], np.empty(0), 0
     if len(configs) and (configs.needs_validation or X_val is not None):
@@ -364,8 +464,10 @@ def run_smo(
                 tr.last[code] = float(metric.function(f_val, y_eval[:n_val]))
             return sums, n_values
 
-    loop_args = (y, kernel_diagonal(X, params.kernel), upper, params.tol)
+    loop_args = (y, kernel_diagonal(X, params.kernel), upper, p, params.tol, params.shrinking)
     reason = drive(loop_args, rows, tr, state, limit, callback, max_time, users_sums)
+    if state.active_size < n:
+        finish_shrinking(rows, y, p, state)
     kernel_rows = int(rows.clock[ROWS_COMPUTED])
     kernel_values = int(rows.clock[VALUES_COMPUTED] + tr.counters[FRESH_VALUES])
     result = _result(y, p, state, tr, configs, reason, (kernel_values, kernel_rows))
@@ -399,6 +501,26 @@ def evaluation_sums(
         return K @ (alpha[sv] * y[sv])
 
 
+def prepare_state(
+    X: np.ndarray, y: np.ndarray, upper: np.ndarray, params: SolverParams, state: SolverState
+) -> None:
+    """Ready ``state`` for a run with or without shrinking.
+
+    With shrinking, ``G_bar`` is computed (float64, BLAS) when the state does not
+    hold it: a seeded state with alphas at their bound, or one a run without
+    shrinking left. Without, every point is active, in index order.
+    """
+    counts = state.counts
+    if not params.shrinking:
+        state.active[:] = np.arange(y.shape[0])
+        counts[ACTIVE_SIZE] = y.shape[0]
+        counts[G_BAR_VALID] = 0
+    elif not counts[G_BAR_VALID]:
+        at_bound = np.where(state.status == UPPER, upper, 0.0)
+        state.G_bar[:] = y * evaluation_sums(X, y, at_bound, X, params)
+        counts[G_BAR_VALID] = 1
+
+
 def _result(
     y: np.ndarray,
     p: np.ndarray,
@@ -413,7 +535,8 @@ def _result(
     ``kernel_cost`` is what the run computed: (kernel values, kernel rows).
     """
     alpha, G, status = state.alpha.copy(), state.G, state.status
-    rho = float(calculate_rho(y, G, status))
+    order = state.active  # LIBSVM's order of the points: its sum over the free vectors, to the bit
+    rho = float(calculate_rho(y[order], G[order], status[order]))
     objective = float(np.dot(alpha, G + p) / 2.0)
     stopped_early = len(configs) > 0 and bool((tr.out_iter[:, STOP_ITER] >= 0).all())
     if len(configs) == 1 and configs.restore_best[0] and stopped_early:

@@ -3,9 +3,14 @@
 A run reads and leaves a :class:`SolverState`: the alphas, the gradient
 ``G = Qa + p`` as the solver updated it, the point statuses, the list of free
 vectors (whose order fixes the last bits of rho at checks) and the iteration
-count. Handing the state of a run that stopped on ``max_iter`` to a new run on
-the same problem gives, bit for bit, the run that never stopped: this is what
-warm starts, wall-clock budgets and the per-check hook are built on.
+count; with shrinking (:mod:`esmo.solver.shrinking`) also LIBSVM's active set
+(the order in which the working-set selection visits the points, the active
+ones first), ``G_bar`` and the shrinking schedule. Handing the state of a run
+that stopped on ``max_iter`` to a new run on the same problem (and the same
+``shrinking``) gives, bit for bit, the run that never stopped: this is what
+warm starts, wall-clock budgets and the per-check hook are built on. A run
+leaves the whole gradient in the state, also that of the points shrinking set
+aside.
 
 A state can also be *seeded* from alphas of another problem (another ``C``,
 another kernel width): they are clipped into the new box, the equality
@@ -21,12 +26,33 @@ import numpy as np
 from esmo.solver.compile import jit
 from esmo.solver.rho import FREE, LOWER, UPPER
 
-# indices of SolverState.counts
-N_ITER, N_FREE = 0, 1
+# slots of SolverState.counts (module-level ints: numba compiles counts[N_ITER] as counts[0])
+#: pair updates made
+N_ITER = 0
+#: the length of the list of free vectors
+N_FREE = 1
+#: LIBSVM's ``active_size``: ``active[:ACTIVE_SIZE]`` are the points the selection visits
+ACTIVE_SIZE = 2
+#: LIBSVM's ``counter``: iterations (counted down) until the next ``do_shrinking``
+SHRINK_COUNTER = 3
+#: LIBSVM's ``unshrink``: 1 once the gap fell below ``10 tol`` and every point came back
+UNSHRUNK = 4
+#: 1 while ``G_bar`` holds ``sum over a_t = C_t of C_t Q_t`` (shrinking runs keep it so)
+G_BAR_VALID = 5
+#: the length of ``counts``
+N_COUNTS = 6
+
+#: LIBSVM shrinks every ``min(n, SHRINK_EVERY)`` iterations (``Solver::Solve``'s ``counter``).
+SHRINK_EVERY = 1000
 
 
 class SolverState(NamedTuple):
-    """Alphas, gradient, statuses, the free-vector list and its positions, and the counts."""
+    """Alphas, gradient, statuses, the free-vector list and its positions, and the counts.
+
+    ``active`` is LIBSVM's ``active_set``: a permutation of the points, the
+    first ``counts[ACTIVE_SIZE]`` active; ``G_bar`` LIBSVM's gradient of the
+    bounded alphas alone (valid while ``counts[G_BAR_VALID]``).
+    """
 
     alpha: np.ndarray
     G: np.ndarray
@@ -34,23 +60,36 @@ class SolverState(NamedTuple):
     free: np.ndarray
     free_at: np.ndarray
     counts: np.ndarray
+    active: np.ndarray
+    G_bar: np.ndarray
 
     @property
     def n_iter(self) -> int:
         """Pair updates made since ``a = 0`` (a seeded state starts its own count at 0)."""
         return int(self.counts[N_ITER])
 
+    @property
+    def active_size(self) -> int:
+        """Points the working-set selection visits (all but those shrinking set aside)."""
+        return int(self.counts[ACTIVE_SIZE])
+
 
 def cold_state(p: np.ndarray) -> SolverState:
-    """``a = 0``: every point at its lower bound, ``G = p``."""
+    """``a = 0``: every point at its lower bound, ``G = p``, ``G_bar = 0``, every point active."""
     n = p.shape[0]
+    counts = np.zeros(N_COUNTS, dtype=np.int64)
+    counts[ACTIVE_SIZE] = n
+    counts[SHRINK_COUNTER] = min(n, SHRINK_EVERY) + 1
+    counts[G_BAR_VALID] = 1
     return SolverState(
         alpha=np.zeros(n),
         G=p.astype(np.float64, copy=True),
         status=np.full(n, LOWER, dtype=np.int8),
         free=np.empty(n, dtype=np.int64),
         free_at=np.empty(n, dtype=np.int64),
-        counts=np.zeros(2, dtype=np.int64),
+        counts=counts,
+        active=np.arange(n, dtype=np.int64),
+        G_bar=np.zeros(n),
     )
 
 
@@ -73,7 +112,11 @@ def feasible_alphas(alpha: np.ndarray, y: np.ndarray, upper: np.ndarray) -> np.n
 def seeded_state(
     alpha: np.ndarray, y: np.ndarray, upper: np.ndarray, p: np.ndarray, Q_times: np.ndarray
 ) -> SolverState:
-    """A state at the feasible ``alpha`` whose product ``Q a`` is ``Q_times``; count 0."""
+    """A state at the feasible ``alpha`` whose product ``Q a`` is ``Q_times``; count 0.
+
+    ``G_bar`` is left to the run that shrinks (``esmo.solver.smo.run_smo``
+    computes it when some alpha is at its bound).
+    """
     state = cold_state(p)
     state.alpha[:] = alpha
     state.G[:] = p + Q_times
@@ -83,11 +126,15 @@ def seeded_state(
     state.free[: free.size] = free
     state.free_at[free] = np.arange(free.size)
     state.counts[N_FREE] = free.size
+    state.counts[G_BAR_VALID] = not (status == UPPER).any()
     return state
 
 
 @jit(inline="always")
-def save_counts(state, n_iter, n_free):
-    """Write the loop's counters back into the state when a run returns."""
-    state.counts[N_ITER] = n_iter
-    state.counts[N_FREE] = n_free
+def save_counts(counts, n_iter, n_free, n_active, counter, unshrunk):
+    """Write the loop's counters back into the state's ``counts`` when a run returns."""
+    counts[N_ITER] = n_iter
+    counts[N_FREE] = n_free
+    counts[ACTIVE_SIZE] = n_active
+    counts[SHRINK_COUNTER] = counter
+    counts[UNSHRUNK] = unshrunk

@@ -44,7 +44,9 @@ class SweepResult:
     ``stop_kernel_rows`` counts the kernel rows computed by each stop (the
     reference's ``kernel_rows`` by the end): the kernel cost of the separate fit,
     whose rows carry the validation and test columns while it tracks (0 where a
-    solver does not count rows).
+    solver does not count rows; with shrinking and a cache too small for every
+    row, the separate fit adds the evicted rows of the free vectors its last
+    gradient rebuild reads).
     ``table`` puts the per-configuration arrays in a DataFrame.
     """
 

@@ -17,7 +17,7 @@ import numpy as np
 
 from esmo.solver.compile import jit
 from esmo.solver.rho import FREE, LOWER, UPPER
-from esmo.solver.working_set import TAU
+from esmo.solver.working_set import TAU, visits_active_alone
 
 
 @jit(inline="always")
@@ -98,6 +98,40 @@ def update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch):
 
 
 @jit
+def update_gradient_active(
+    G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, active, n_active, is_active, move_all
+):
+    """:func:`update_gradient` on the active points, the next ``i`` in their order (shrinking).
+
+    Few active points (:func:`esmo.solver.working_set.visits_active_alone`) are
+    read one by one, unless ``move_all``; else one contiguous pass moves every
+    point's gradient (the points set aside too: their gradient is read by no
+    selection, and rebuilt before any is), the others no candidate for ``i``.
+    """
+    if visits_active_alone(n_active, y.shape[0]) and not move_all:
+        for k in range(n_active):
+            t = active[k]
+            yt = y[t]
+            g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
+            G[t] = g
+            scratch[t] = -yt * g if status[t] != up_excluded[t] else np.nan
+    else:
+        for t in range(y.shape[0]):
+            yt = y[t]
+            g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
+            G[t] = g
+            scratch[t] = -yt * g if is_active[t] & (status[t] != up_excluded[t]) else np.nan
+    Gmax = -np.inf
+    imax = -1
+    for k in range(n_active):
+        t = active[k]
+        if scratch[t] >= Gmax:
+            Gmax = scratch[t]
+            imax = t
+    return imax, Gmax
+
+
+@jit
 def update_gradient_with_bounds(G, y, Ki, Kj, ci, cj, status):
     """As :func:`update_gradient`, and also the largest ``y_t G_t`` over ``I_low``: ``(i, m(a), lb)``."""
     Gmax = -np.inf
@@ -107,17 +141,41 @@ def update_gradient_with_bounds(G, y, Ki, Kj, ci, cj, status):
         yt = y[t]
         g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
         G[t] = g
-        st = status[t]
-        if yt > 0:
-            if st != UPPER and -g >= Gmax:
-                Gmax = -g
-                imax = t
-            if st != LOWER and g > lb:
-                lb = g
-        else:
-            if st != LOWER and g >= Gmax:
-                Gmax = g
-                imax = t
-            if st != UPPER and -g > lb:
-                lb = -g
+        Gmax, imax, lb = bounds_step(t, g, yt, status[t], Gmax, imax, lb)
     return imax, Gmax, lb
+
+
+@jit
+def update_gradient_with_bounds_active(G, y, Ki, Kj, ci, cj, status, active, n_active):
+    """:func:`update_gradient_with_bounds` on the active points, in their order (shrinking).
+
+    Every point's gradient moves (the points set aside too, as in
+    :func:`update_gradient_active`): a check with no free vector is rare.
+    """
+    for t in range(y.shape[0]):
+        G[t] += y[t] * (Ki[t] * ci + Kj[t] * cj)
+    Gmax = -np.inf
+    imax = -1
+    lb = -np.inf
+    for k in range(n_active):
+        t = active[k]
+        Gmax, imax, lb = bounds_step(t, G[t], y[t], status[t], Gmax, imax, lb)
+    return imax, Gmax, lb
+
+
+@jit(inline="always")
+def bounds_step(t, g, yt, st, Gmax, imax, lb):
+    """Point ``t`` (gradient ``g``) into ``m(a)``, its argmax (ties to the last) and ``lb``."""
+    if yt > 0:
+        if st != UPPER and -g >= Gmax:
+            Gmax = -g
+            imax = t
+        if st != LOWER and g > lb:
+            lb = g
+    else:
+        if st != LOWER and g >= Gmax:
+            Gmax = g
+            imax = t
+        if st != UPPER and -g > lb:
+            lb = -g
+    return Gmax, imax, lb

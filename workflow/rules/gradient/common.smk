@@ -158,6 +158,11 @@ def gradient_fig1_inputs():
     }
 
 
+def gradient_smo():
+    """The paper's SMO settings (``gradient.smo``) and the shared solver's shrinking."""
+    return {**GRADIENT["smo"], "shrinking": config["solver"]["shrinking"]}
+
+
 def gradient_settings(wildcards):
     """The settings a cell's method reads, and only those: changing one reruns only its cells.
 
@@ -174,6 +179,7 @@ def gradient_settings(wildcards):
     if method == "grad_ard":
         keys.add("ard")
     settings = {k: GRADIENT[k] for k in sorted(keys)}
+    settings["smo"] = gradient_smo()
     if method == "grid":  # Grid reads only the sigmoid's t of the tuner's settings
         settings["tuner"] = {"sharpness": GRADIENT["tuner"]["sharpness"]}
     if method == "fig1_test":

@@ -29,7 +29,7 @@ rule gradient_inexact_runs:
         runtime=120,
     params:
         inexact=gradient_inexact_settings("variants", "early_stopping", "searches"),
-        smo=GRADIENT["smo"],
+        smo=gradient_smo(),
         tuner=GRADIENT["tuner"],
         n_folds=GRADIENT["n_folds"],
         search_space=config["thesis"]["search_space"]["rbf"],
@@ -57,7 +57,7 @@ rule gradient_inexact_agreement:
         runtime=60,
     params:
         inexact=gradient_inexact_settings("agreement"),
-        smo=GRADIENT["smo"],
+        smo=gradient_smo(),
         tuner=GRADIENT["tuner"],
         n_folds=GRADIENT["n_folds"],
     script:

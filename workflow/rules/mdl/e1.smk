@@ -22,6 +22,7 @@ rule mdl_e1_fold:
         n_configs=MDL["e1"]["n_configs"],
         normalise=config["datasets"]["normalise"],
         max_iter=config["solver"]["max_iter"],
+        shrinking=config["solver"]["shrinking"],
         sigma2=MDL["sigma2"],
         n_params=MDL["n_params"],
     script:

@@ -27,6 +27,7 @@ rule mdl_holdout:
         data=MDL["data"],
         tol=MDL["tol"],
         max_iter=config["solver"]["max_iter"],
+        shrinking=config["solver"]["shrinking"],
         n_folds=MDL["n_folds"],
         sigma2=MDL["sigma2"],
         n_params=MDL["n_params"],

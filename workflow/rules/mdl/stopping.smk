@@ -23,6 +23,7 @@ rule mdl_stopping_fold:
         fold=lambda wildcards: int(wildcards.fold),
         normalise=config["datasets"]["normalise"],
         max_iter=config["solver"]["max_iter"],
+        shrinking=config["solver"]["shrinking"],
         stopping=MDL["stopping"],
     script:
         "../../scripts/mdl/stopping_fold.py"

@@ -30,6 +30,7 @@ rule nsvm_e1_fold:
         normalise=config["datasets"]["normalise"],
         max_iter=config["solver"]["max_iter"],
         cache_size_mb=config["solver"]["cache_size_mb"],
+        shrinking=config["solver"]["shrinking"],
     script:
         "../../scripts/nsvm/e1_fold.py"
 

@@ -159,6 +159,7 @@ rule nsvm_baselines:
         lam=NSVM["lam"],
         smo=NSVM["baselines"]["smo"],
         pegasos=NSVM["baselines"]["pegasos"],
+        shrinking=config["solver"]["shrinking"],
     script:
         "../../scripts/nsvm/baselines.py"
 

@@ -29,6 +29,7 @@ rule appendix_a_run:
         tol=THESIS["appendix_a"]["tol"],
         solvers=THESIS["appendix_a"]["solvers"],
         max_iter=config["solver"]["max_iter"],
+        shrinking=config["solver"]["shrinking"],
         normalise=config["datasets"]["normalise"],
     script:
         "../../scripts/thesis/appendix_a.py"

@@ -34,6 +34,7 @@ rule hpo_methods:
         methods=THESIS["hpo"]["methods"],
         rule=THESIS["early_stopping_rule"],
         max_iter=config["solver"]["max_iter"],
+        shrinking=config["solver"]["shrinking"],
         normalise=config["datasets"]["normalise"],
     script:
         "../../scripts/thesis/hpo_methods.py"

@@ -43,6 +43,7 @@ rule illustrations:
         n_halving=THESIS["illustrations"]["n_halving"],
         seed=THESIS["hpo"]["seed"],
         max_iter=config["solver"]["max_iter"],
+        shrinking=config["solver"]["shrinking"],
         normalise=config["datasets"]["normalise"],
     script:
         "../../scripts/thesis/illustrations.py"

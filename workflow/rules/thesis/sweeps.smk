@@ -43,6 +43,7 @@ rule sweep:
         metrics=lambda wildcards: [sweep_metrics(wildcards.es_table, wildcards.dataset)],
         max_iter=config["solver"]["max_iter"],
         cache_size_mb=config["solver"]["cache_size_mb"],
+        shrinking=config["solver"]["shrinking"],
         normalise=config["datasets"]["normalise"],
         rule=THESIS["early_stopping_rule"],
     script:
@@ -74,6 +75,7 @@ use rule sweep as sweep_shared with:
         ],
         max_iter=config["solver"]["max_iter"],
         cache_size_mb=config["solver"]["cache_size_mb"],
+        shrinking=config["solver"]["shrinking"],
         normalise=config["datasets"]["normalise"],
         rule=THESIS["early_stopping_rule"],
 

@@ -37,6 +37,7 @@ with job_log(snakemake.log[0], f"cell {wc.dataset}/rep{wc.rep}/{wc.cell}"), thre
         tol=cfg["tol"],
         max_iter=snakemake.params.solver["max_iter"],
         cache_size_mb=snakemake.params.solver["cache_size_mb"],
+        shrinking=snakemake.params.solver["shrinking"],
         es_patience=es["patience"],
         es_tol=es["es_tol"],
         es_interval=es["interval"],

@@ -27,6 +27,7 @@ with (
         early_stopping=rules,
         tol=p.smo["tol"],
         max_fun=p.tuner["max_fun"],
+        shrinking=p.smo["shrinking"],
     )
     draw = {"dataset": wc.dataset, "n_trg": int(wc.n_trg), "seed": int(wc.seed)}
     table = to_frame([{**draw, **row} for row in rows])

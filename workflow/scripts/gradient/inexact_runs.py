@@ -28,6 +28,7 @@ with (
         variant_settings(p.inexact["variants"], p.inexact["early_stopping"]),
         tol=p.smo["tol"],
         max_fun=p.tuner["max_fun"],
+        shrinking=p.smo["shrinking"],
     )
     searches = thesis_searches(
         *parts,
@@ -35,6 +36,7 @@ with (
         space=p.search_space,
         es_config=p.inexact["searches"]["early_stopping"],
         seed=int(wc.seed),
+        shrinking=p.smo["shrinking"],
     )
     scores = scores_against_exact(runs + searches, beta=p.inexact["searches"]["beta"])
     draw = {"dataset": wc.dataset, "n_trg": int(wc.n_trg), "seed": int(wc.seed)}

@@ -10,11 +10,16 @@ from esmo.papers.thesis.splits import load_fold
 
 with job_log(snakemake.log[0], "MDL on an E1 fold"):
     p = snakemake.params
-    warm_up()  # the costs below exclude numba's compilation
+    warm_up(p.shrinking)  # the costs below exclude numba's compilation
     arrays = load_fold(snakemake.input.data, snakemake.input.splits, p.fold, p.normalise)
     configs = pd.read_csv(snakemake.input.configs).head(p.n_configs)
     table = e1_comparison(
-        *arrays, configs, max_iter=p.max_iter, sigma2=p.sigma2, n_params=p.n_params
+        *arrays,
+        configs,
+        max_iter=p.max_iter,
+        shrinking=p.shrinking,
+        sigma2=p.sigma2,
+        n_params=p.n_params,
     )
     table.insert(0, "fold", p.fold)
     table.insert(0, "dataset", snakemake.wildcards.dataset)

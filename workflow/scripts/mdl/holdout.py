@@ -8,7 +8,7 @@ from esmo.papers.mdl.wdbc import holdout_split, load_wdbc
 
 with job_log(snakemake.log[0], "MDL holdout comparison"):
     p = snakemake.params
-    warm_up()  # the costs below exclude numba's compilation
+    warm_up(p.shrinking)  # the costs below exclude numba's compilation
     grid = p.grid
     spacing = grid.get("spacing", "log")
     Cs = grid_values(*grid["C"], grid["n_C"], spacing)
@@ -19,7 +19,8 @@ with job_log(snakemake.log[0], "MDL holdout comparison"):
     )
     table, selection, cost = holdout_comparison(
         X_tr, y_tr, X_te, y_te, Cs, gammas,
-        n_folds=p.n_folds, tol=p.tol, max_iter=p.max_iter, sigma2=p.sigma2, n_params=p.n_params,
+        n_folds=p.n_folds, tol=p.tol, max_iter=p.max_iter, shrinking=p.shrinking,
+        sigma2=p.sigma2, n_params=p.n_params,
     )  # fmt: skip
     table.to_csv(snakemake.output.grid, index=False)
     selection.assign(seed=p.seed).to_csv(snakemake.output.selection, index=False)

@@ -15,7 +15,7 @@ from esmo.papers.thesis.splits import load_fold
 with job_log(snakemake.log[0], "MDL early stopping on an E1 fold"):
     p = snakemake.params
     cfg = p.stopping
-    warm_up()  # the timings below exclude numba's compilation
+    warm_up(p.shrinking)  # the timings below exclude numba's compilation
     X_tr, y_tr, X_val, y_val, X_te, y_te = load_fold(
         snakemake.input.data, snakemake.input.splits, p.fold, p.normalise
     )
@@ -31,11 +31,12 @@ with job_log(snakemake.log[0], "MDL early stopping on an E1 fold"):
     ]
     outcomes = stopping_outcomes(
         X_tr, y_tr, X_val, y_val, X_te, y_te, configs, accuracy_rule, mdl_rules,
-        max_iter=p.max_iter,
+        max_iter=p.max_iter, shrinking=p.shrinking,
     )  # fmt: skip
     timing = tracking_overhead(
-        X_tr, y_tr, X_val, y_val, configs.head(cfg["n_timed"]), max_iter=p.max_iter
-    )
+        X_tr, y_tr, X_val, y_val, configs.head(cfg["n_timed"]), max_iter=p.max_iter,
+        shrinking=p.shrinking,
+    )  # fmt: skip
     for table, path in ((outcomes, snakemake.output.outcomes), (timing, snakemake.output.timing)):
         table.insert(0, "fold", p.fold)
         table.insert(0, "dataset", snakemake.wildcards.dataset)

@@ -14,7 +14,7 @@ with job_log(snakemake.log[0], "Pegasos and SMO on an E1 fold"):
     table = fold_table(
         arrays, pd.read_csv(snakemake.input.configs).head(p.n_configs),
         pd.read_csv(snakemake.input.es), epochs=p.epochs, seed=p.seed, fold=p.fold,
-        rule=p.rule, max_iter=p.max_iter, cache_size_mb=p.cache_size_mb,
+        rule=p.rule, max_iter=p.max_iter, cache_size_mb=p.cache_size_mb, shrinking=p.shrinking,
     )  # fmt: skip
     table.insert(0, "fold", p.fold)
     table.insert(0, "dataset", snakemake.wildcards.dataset)

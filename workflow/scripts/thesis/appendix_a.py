@@ -14,7 +14,7 @@ with job_log(snakemake.log[0], "solver comparison"):
     )
     table = compare_solvers(
         X_tr, y_tr, X_te, y_te, C=p.C, gamma=p.gamma, tol=p.tol, solvers=p.solvers,
-        max_iter=p.max_iter,
+        max_iter=p.max_iter, shrinking=p.shrinking,
     )  # fmt: skip
     table = table.assign(dataset=snakemake.wildcards.dataset, fold=fold)
     table.to_csv(snakemake.output[0], index=False)

@@ -24,6 +24,7 @@ with job_log(snakemake.log[0], "HPO methods"):
         es_config,
         methods=p.methods,
         max_iter=p.max_iter,
+        shrinking=p.shrinking,
         random_state=p.seed + fold,
     )
     table = table.assign(

@@ -33,7 +33,7 @@ with job_log(snakemake.log[0], "illustrations"):
     for row in configs.head(p.n_curves).itertuples(index=False):
         curve = validation_curve_along_iterations(
             X_tr, y_tr, X_val, y_val, C=row.C, gamma=row.gamma, tol=row.tol,
-            checkpoints=checkpoints,
+            checkpoints=checkpoints, shrinking=p.shrinking,
         )  # fmt: skip
         curves.append(curve.assign(config=f"C={row.C:.3g}, γ={row.gamma:.3g}"))
     curves = pd.concat(curves, ignore_index=True)
@@ -43,7 +43,9 @@ with job_log(snakemake.log[0], "illustrations"):
     # fig 2.3: decision boundaries for several gamma at one C
     if X_tr.shape[1] == 2:
         models = {
-            f"γ = {gamma:g}": SMOClassifier(kernel="rbf", C=p.C, gamma=gamma).fit(X_tr, y_tr)
+            f"γ = {gamma:g}": SMOClassifier(
+                kernel="rbf", C=p.C, gamma=gamma, shrinking=p.shrinking
+            ).fit(X_tr, y_tr)
             for gamma in p.gammas
         }
         boundaries = plot_decision_boundaries(
@@ -58,7 +60,9 @@ with job_log(snakemake.log[0], "illustrations"):
 
     # fig 2.4: one successive-halving run over the first k configurations
     result = successive_halving(
-        lambda row: SMOClassifier(kernel="rbf", C=row["C"], gamma=row["gamma"], tol=row["tol"]),
+        lambda row: SMOClassifier(
+            kernel="rbf", C=row["C"], gamma=row["gamma"], tol=row["tol"], shrinking=p.shrinking
+        ),
         configs.head(p.n_halving),
         X_tr, y_tr, X_val, y_val,
         random_state=p.seed,

@@ -35,6 +35,7 @@ with job_log(snakemake.log[0], "sweep"):
         kernel=kernel,
         max_iter=snakemake.params.max_iter,
         cache_size_mb=snakemake.params.cache_size_mb,
+        shrinking=snakemake.params.shrinking,
         dataset=wc.dataset,
         fold=fold,
         rule=snakemake.params.rule,

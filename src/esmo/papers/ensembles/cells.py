@@ -163,6 +163,7 @@ def ensemble_cell(
         tol=settings.tol,
         max_iter=settings.max_iter,
         cache_size_mb=settings.cache_size_mb,
+        shrinking=settings.shrinking,
         random_state=random_state,
     ).fit(X, y)
     rows = []

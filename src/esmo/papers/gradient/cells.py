@@ -156,6 +156,7 @@ def _tuner(settings: Mapping[str, Any], problem: Problem, **kwargs: Any) -> Grad
         "sharpness": tuner["sharpness"],
         "tol": smo["tol"],
         "max_iter": smo["max_iter"],
+        "shrinking": smo["shrinking"],
         "random_state": problem.seed,
     }
     options.update(kwargs)
@@ -223,6 +224,7 @@ def grid_cell(
             pd.DataFrame(grid_search_cv(
                 problem.X_train, problem.y_train, problem.folds, np.array([c]), log2_gamma,
                 tol=smo["tol"], max_iter=smo["max_iter"], sharpness=sharpness,
+                shrinking=smo["shrinking"],
             ))
         )  # fmt: skip
     table = pd.concat(parts, ignore_index=True)
@@ -256,6 +258,7 @@ def grid_cell(
             {"C": 2.0 ** row["log2_C"], "gamma": 2.0 ** row["log2_gamma"]},
             tol=smo["tol"],
             max_iter=smo["max_iter"],
+            shrinking=smo["shrinking"],
         )
         row.update(_test_scores(model, problem, settings["negative_cost"]))
         row["refit_seconds"] = time.process_time() - start
@@ -362,7 +365,7 @@ def fig1_test_cell(
         for g in log2_gamma:
             model = fit_svm(
                 problem.X_train, problem.y_train, {"C": 2.0**c, "gamma": 2.0**g},
-                tol=smo["tol"], max_iter=smo["max_iter"],
+                tol=smo["tol"], max_iter=smo["max_iter"], shrinking=smo["shrinking"],
             )  # fmt: skip
             error = hard_measures(y_test, model.predict(X_test), 1.0)["error"]
             records.append({"log2_C": float(c), "log2_gamma": float(g), "test_error": error})

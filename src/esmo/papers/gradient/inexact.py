@@ -23,7 +23,7 @@ import numpy as np
 from esmo.early_stopping import EarlyStopping
 from esmo.hypergradient.inexact import gradient_agreement
 from esmo.hypergradient.model import fit_svm
-from esmo.hypergradient.objective import CrossValidationObjective, warm_up
+from esmo.hypergradient.objective import CrossValidationObjective, InnerSolve, warm_up
 from esmo.hypergradient.search import GradientSearchCV
 from esmo.hypergradient.space import Hyperparameters, Space
 from esmo.papers.thesis.hpo import THESIS_METHODS, run_hpo_methods
@@ -62,12 +62,17 @@ def agreement_along_path(
     early_stopping: Sequence[EarlyStopping],
     tol: float = SolverParams.tol,
     max_fun: int = 30,
+    shrinking: bool = SolverParams.shrinking,
 ) -> list[dict[str, Any]]:
     """:func:`~esmo.hypergradient.inexact.gradient_agreement` at three points of exact Grad's path."""
     warm_up()
-    tuner = GradientSearchCV(cv=list(folds), tol=tol, max_fun=max_fun, refit=False).fit(X, y)
+    tuner = GradientSearchCV(
+        cv=list(folds), tol=tol, max_fun=max_fun, refit=False, shrinking=shrinking
+    ).fit(X, y)
     points = _points(tuner.history_)
-    objective = CrossValidationObjective(X, y, folds, Space(("C", "gamma"), X.shape[1]))
+    objective = CrossValidationObjective(
+        X, y, folds, Space(("C", "gamma"), X.shape[1]), inner=InnerSolve(shrinking=shrinking)
+    )
     rows = []
     for where, (at, before) in path_points(tuner.history_).items():
         starts = {"cold": None}
@@ -103,8 +108,10 @@ def _test_error(
     y_test: np.ndarray,
     h: Hyperparameters,
     tol: float,
+    shrinking: bool,
 ) -> float:
-    return float(np.mean(fit_svm(X, y, h, tol=tol).predict(X_test) != y_test))
+    model = fit_svm(X, y, h, tol=tol, shrinking=shrinking)
+    return float(np.mean(model.predict(X_test) != y_test))
 
 
 def inner_solve_runs(
@@ -117,6 +124,7 @@ def inner_solve_runs(
     *,
     tol: float = SolverParams.tol,
     max_fun: int = 30,
+    shrinking: bool = SolverParams.shrinking,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Tune with each inner solve (``variants``: name -> GradientSearchCV settings, ``exact`` first).
 
@@ -137,7 +145,9 @@ def inner_solve_runs(
     runs, paths, cache = [], [], {}
     exact_error = None
     for name, settings in variants.items():
-        tuner = GradientSearchCV(cv=list(folds), tol=tol, max_fun=max_fun, refit=False, **settings)
+        tuner = GradientSearchCV(
+            cv=list(folds), tol=tol, max_fun=max_fun, refit=False, shrinking=shrinking, **settings
+        )
         tuner.fit(X, y)
         history = tuner.history_
         points = _points(history)
@@ -147,7 +157,8 @@ def inner_solve_runs(
             best = int(np.flatnonzero(history["f"][: k + 1] == best_so_far[k])[0])
             key = tuple(points[best])
             if key not in cache:
-                cache[key] = _test_error(X, y, X_test, y_test, space.decode(points[best]), tol)
+                h = space.decode(points[best])
+                cache[key] = _test_error(X, y, X_test, y_test, h, tol, shrinking)
             errors.append(cache[key])
         if exact_error is None:
             exact_error = errors[-1]
@@ -202,6 +213,7 @@ def thesis_searches(
     space: Mapping[str, Sequence[float]],
     es_config: Mapping[str, Any],
     seed: int,
+    shrinking: bool = SolverParams.shrinking,
 ) -> list[dict[str, Any]]:
     """The thesis's RS, RS+ES, SH and SH+ES on the same draw, for the score S against Grad.
 
@@ -223,6 +235,7 @@ def thesis_searches(
         configs,
         es_config,
         methods=THESIS_METHODS,
+        shrinking=shrinking,
         random_state=seed,
     )
     return [

@@ -55,12 +55,12 @@ def grid_values(low: float, high: float, n: int, spacing: str = "log") -> np.nda
     return np.linspace(low, high, n)
 
 
-def warm_up() -> None:
+def warm_up(shrinking: bool = SolverParams.shrinking) -> None:
     """Compile the solver and kernels on a toy problem, so no timed search pays for the JIT."""
     rng = np.random.default_rng(0)
     X = rng.normal(size=(20, 3))
     y = np.where(X[:, 0] > 0, 1.0, -1.0)
-    base = SolverParams(C=1.0, gamma=0.5)
+    base = SolverParams(C=1.0, gamma=0.5, shrinking=shrinking)
     for _ in iter_grid_fits(X, y, [{"C": 1.0}, {"C": 2.0}], base, X_eval=X[:5]):
         pass
 
@@ -99,6 +99,7 @@ def holdout_comparison(
     n_folds: int = 4,
     tol: float = SolverParams.tol,
     max_iter: int = SolverParams.max_iter,
+    shrinking: bool = SolverParams.shrinking,
     sigma2: str = "decision_var",
     n_params: str = "all_sv",
 ) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -115,7 +116,7 @@ def holdout_comparison(
     Cs, gammas = np.asarray(Cs, dtype=float), np.asarray(gammas, dtype=float)
     grid = {"C": Cs, "gamma": gammas}
     candidates = list(ParameterGrid(grid))
-    estimator = SMOClassifier(tol=tol, max_iter=max_iter)
+    estimator = SMOClassifier(tol=tol, max_iter=max_iter, shrinking=shrinking)
     search = MDLSearch(
         estimator, grid, sigma2=sigma2, n_params=n_params, record_readings=True, refit=False
     )
@@ -199,6 +200,7 @@ def e1_comparison(
     configs: pd.DataFrame,
     *,
     max_iter: int = SolverParams.max_iter,
+    shrinking: bool = SolverParams.shrinking,
     sigma2: str = "decision_var",
     n_params: str = "all_sv",
 ) -> pd.DataFrame:
@@ -217,7 +219,7 @@ def e1_comparison(
         {"C": float(c.C), "gamma": float(c.gamma), "tol": float(c.tol)}
         for c in configs.itertuples(index=False)
     ]
-    estimator = SMOClassifier(max_iter=max_iter)
+    estimator = SMOClassifier(max_iter=max_iter, shrinking=shrinking)
     base = solver_base(estimator, X_train)
     start = time.perf_counter()
     n_val = len(y_val)

@@ -66,6 +66,7 @@ def stopping_outcomes(
     mdl_rules: Sequence[EarlyStopping],
     *,
     max_iter: int = SolverParams.max_iter,
+    shrinking: bool = SolverParams.shrinking,
 ) -> pd.DataFrame:
     """One row per configuration and method (see the module's docstring): stop and test accuracy.
 
@@ -77,8 +78,11 @@ def stopping_outcomes(
     X_trval, y_trval = np.vstack([X_train, X_val]), np.concatenate([y_train, y_val])
     rows = []
     for c in configs.itertuples(index=False):
-        params = SolverParams(kernel="rbf", C=c.C, gamma=c.gamma, tol=c.tol, max_iter=max_iter)
-        kw = {name: getattr(params, name) for name in ("kernel", "C", "gamma", "tol", "max_iter")}
+        params = SolverParams(
+            kernel="rbf", C=c.C, gamma=c.gamma, tol=c.tol, max_iter=max_iter, shrinking=shrinking
+        )
+        names = ("kernel", "C", "gamma", "tol", "max_iter", "shrinking")
+        kw = {name: getattr(params, name) for name in names}
         for method, X, y, rule in (
             ("converged", X_train, y_train, None),
             ("accuracy_es", X_train, y_train, accuracy_rule),
@@ -116,6 +120,7 @@ def tracking_overhead(
     *,
     intervals: Sequence[int] = (1, 10),
     max_iter: int = SolverParams.max_iter,
+    shrinking: bool = SolverParams.shrinking,
     repeats: int = 3,
 ) -> pd.DataFrame:
     """Time per iteration of never-stopping early stopping on each objective, against none.
@@ -126,7 +131,9 @@ def tracking_overhead(
     """
     rows = []
     for c in configs.itertuples(index=False):
-        kw = dict(kernel="rbf", C=c.C, gamma=c.gamma, tol=c.tol, max_iter=max_iter)
+        kw = dict(
+            kernel="rbf", C=c.C, gamma=c.gamma, tol=c.tol, max_iter=max_iter, shrinking=shrinking
+        )
         runs = {"plain": lambda kw=kw: solve_smo(X_train, y_train, **kw)}
         for r in intervals:
             for metric in ("accuracy", "mdl_logistic"):

@@ -32,11 +32,16 @@ def _record(method: str, clf: Any, X_test, y_test, cpu: float, **extra: Any) -> 
     }
 
 
-def smo_baseline(X, y, X_test, y_test, *, log2_C, log2_gamma, log2_step, folds, seed) -> dict:
-    """An RBF SVM (esmo's SMO, with bias): (C, gamma) by stratified k-fold CV on a log2 grid."""
+def smo_baseline(
+    X, y, X_test, y_test, *, log2_C, log2_gamma, log2_step, folds, seed, **solver: Any
+) -> dict:
+    """An RBF SVM (esmo's SMO, with bias): (C, gamma) by stratified k-fold CV on a log2 grid.
+
+    ``solver`` holds further ``SMOClassifier`` parameters (the workflow's ``shrinking``).
+    """
     t0 = time.process_time()
     search = GridSearchCV(
-        SMOClassifier(kernel="rbf"),
+        SMOClassifier(kernel="rbf", **solver),
         {"C": _grid(log2_C, log2_step), "gamma": _grid(log2_gamma, log2_step)},
         cv=StratifiedKFold(folds, shuffle=True, random_state=seed),
     ).fit(X, y)

@@ -58,13 +58,14 @@ def fold_table(
     rule: str,
     max_iter: int = SolverParams.max_iter,
     cache_size_mb: float = SolverParams.cache_size_mb,
+    shrinking: bool = SolverParams.shrinking,
 ) -> pd.DataFrame:
     """Both solvers on one fold: one row per solver, SVM configuration and ``es_id`` (-1: none).
 
     ``fold_data`` is ``(X_train, y_train, X_val, y_val, X_test, y_test)`` with labels
     in {-1, +1}; ``svm_configs`` has ``config_id, C, gamma, tol`` (``tol`` is SMO's);
     ``es_configs`` has ``es_id, patience, es_tol, interval``, each read on validation
-    accuracy under the stopping ``rule``. SMO's reference row counts the rows of its
+    accuracy under the stopping ``rule``; SMO shrinks with ``shrinking``. SMO's reference row counts the rows of its
     tracked run, which equal a plain fit's when every row stays cached (the
     workflow's cache holds the E1 datasets whole).
     """
@@ -80,6 +81,7 @@ def fold_table(
         smo = sweep_early_stopping(
             X_tr, y_tr, X_val, y_val, configs, X_test=X_te, y_test=y_te, kernel="rbf",
             C=C, gamma=gamma, tol=float(row.tol), max_iter=max_iter, cache_size_mb=cache_size_mb,
+            shrinking=shrinking,
         )  # fmt: skip
         pegasos = sweep_pegasos(
             X_tr, y_tr, X_val, y_val, configs, X_test=X_te, y_test=y_te, lam=1.0 / (C * m),

@@ -162,13 +162,14 @@ def run_hpo_methods(
     *,
     methods: Sequence[str] = METHODS,
     max_iter: int = SolverParams.max_iter,
+    shrinking: bool = SolverParams.shrinking,
     random_state: int | None,
     estimator: Callable[..., Any] = SMOClassifier,
 ) -> pd.DataFrame:
     """E3/E4 on one fold: RS and SH over ``svm_configs``, each with and without early stopping.
 
     Each configuration row (``config_id, C, gamma, tol``) becomes
-    ``estimator(kernel='rbf', C=..., gamma=..., tol=..., max_iter=...)``, plus
+    ``estimator(kernel='rbf', C=..., gamma=..., tol=..., max_iter=..., shrinking=...)``, plus
     ``early_stopping=True, n_iter_no_change=patience, es_tol=es_tol,
     validation_interval=interval, es_rule=rule`` (``rule`` optional, default
     published) for the ES methods, whose fits read the validation part; a
@@ -203,6 +204,7 @@ def run_hpo_methods(
             "gamma": float(row["gamma"]),
             "tol": float(row["tol"]),
             "max_iter": int(limit),
+            "shrinking": shrinking,
         }
 
     def make_plain(row: pd.Series, limit: int = max_iter) -> Any:

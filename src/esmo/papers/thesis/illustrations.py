@@ -13,6 +13,7 @@ from sklearn.metrics import accuracy_score
 
 from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.papers.thesis.timed_fits import total_iterations
+from esmo.solver.params import SolverParams
 
 
 def validation_curve_along_iterations(
@@ -26,6 +27,7 @@ def validation_curve_along_iterations(
     tol: float,
     checkpoints: Sequence[int],
     kernel: str = "rbf",
+    shrinking: bool = SolverParams.shrinking,
 ) -> pd.DataFrame:
     """Fig 1.1: validation accuracy of the SMO iterate after m iterations, for each checkpoint m.
 
@@ -34,7 +36,8 @@ def validation_curve_along_iterations(
     iterations (with its bias); each checkpoint is one such fit. The curve ends
     at the first checkpoint where SMO converges (``converged`` is then True and
     ``n_iter`` the iterations to convergence); later checkpoints would repeat
-    that point. Returns ``checkpoint, n_iter, val_accuracy, converged``.
+    that point. ``shrinking`` is the solver's. Returns ``checkpoint, n_iter,
+    val_accuracy, converged``.
     """
     marks = np.unique(np.asarray(checkpoints))
     if marks.size == 0 or marks[0] < 1 or not np.issubdtype(marks.dtype, np.integer):
@@ -44,7 +47,9 @@ def validation_curve_along_iterations(
         )
     rows = []
     for m in marks.tolist():
-        model = SMOClassifier(kernel=kernel, C=C, gamma=gamma, tol=tol, max_iter=m)
+        model = SMOClassifier(
+            kernel=kernel, C=C, gamma=gamma, tol=tol, max_iter=m, shrinking=shrinking
+        )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             model.fit(X_tr, y_tr)

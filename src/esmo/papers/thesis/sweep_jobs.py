@@ -79,6 +79,7 @@ def sweep_chunk(
     dataset: str,
     fold: int,
     cache_size_mb: float = SolverParams.cache_size_mb,
+    shrinking: bool = SolverParams.shrinking,
     rule: str = EarlyStopping.rule,
 ) -> pd.DataFrame:
     """Train each SVM configuration once and track every ES configuration.
@@ -86,7 +87,8 @@ def sweep_chunk(
     ``fold_data`` is ``(X_train, y_train, X_val, y_val, X_test, y_test)``;
     ``es_configs`` has ``es_id, patience, es_tol, interval``; every
     configuration is tracked once per objective in ``metrics``, under the
-    stopping ``rule`` (:data:`esmo.early_stopping.RULES`).
+    stopping ``rule`` (:data:`esmo.early_stopping.RULES`); the solver shrinks
+    with ``shrinking`` (the workflow's ``solver.shrinking``).
     """
     (table,) = sweep_chunk_tables(
         fold_data,
@@ -97,6 +99,7 @@ def sweep_chunk(
         dataset=dataset,
         fold=fold,
         cache_size_mb=cache_size_mb,
+        shrinking=shrinking,
         rule=rule,
     )
     return table
@@ -112,6 +115,7 @@ def sweep_chunk_tables(
     dataset: str,
     fold: int,
     cache_size_mb: float = SolverParams.cache_size_mb,
+    shrinking: bool = SolverParams.shrinking,
     rule: str = EarlyStopping.rule,
 ) -> list[pd.DataFrame]:
     """:func:`sweep_chunk` for several ES tables at once: each SVM configuration trained once.
@@ -156,6 +160,7 @@ def sweep_chunk_tables(
             tol=float(row.tol),
             max_iter=max_iter,
             cache_size_mb=cache_size_mb,
+            shrinking=shrinking,
             X_test=X_te,
             y_test=y_te,
             # one reading of the decision values for every interval, as E4 compares them:
