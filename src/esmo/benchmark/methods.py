@@ -111,6 +111,11 @@ class MethodUnavailable(RuntimeError):
     """The method's library is not installed: the run is skipped with a note, no record."""
 
 
+class MethodFailed(RuntimeError):
+    """The method itself gave up on the data (e.g. every fit of a halving round failed on
+    subsamples holding one class): the run leaves no record, and its log says why."""
+
+
 Adapter = Callable[[Mapping[str, Any], SearchSpace, np.ndarray, np.ndarray, int], MethodResult]
 
 
@@ -266,7 +271,15 @@ def _sklearn_search(make_search: Callable[[TimedSVC], Any], backend: str = "skle
             search = make_search(TimedSVC(log_key=key, backend=backend), budget, space, seed)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", UserWarning)  # failed fits: scored NaN, logged
-                search.fit(X, y)
+                try:
+                    search.fit(X, y)
+                except ValueError as exc:  # scikit-learn's "All the N fits failed."
+                    if "fits failed" not in str(exc):
+                        raise
+                    reason = str(exc).strip().splitlines()[0]
+                    raise MethodFailed(
+                        f"{type(search).__name__}: {reason} {_failure(exc)}"
+                    ) from exc
             log = FIT_LOGS[key]
         finally:
             FIT_LOGS.pop(key, None)
@@ -278,6 +291,12 @@ def _sklearn_search(make_search: Callable[[TimedSVC], Any], backend: str = "skle
         return MethodResult(search.best_estimator_, trace, final, _svc, search=search, log=log)
 
     return adapter
+
+
+def _failure(exc: ValueError) -> str:
+    """The error scikit-learn's message reports for the failed fits (its last line)."""
+    lines = [line for line in str(exc).splitlines() if line.strip()]
+    return f"({lines[-1].strip()})" if len(lines) > 1 else ""
 
 
 def _grid_svc(estimator, budget, space, seed):

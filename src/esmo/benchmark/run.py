@@ -5,7 +5,9 @@ and returns its trace (:mod:`esmo.benchmark.methods`). Each time its
 incumbent changes the benchmark records the cost so far and the test
 accuracy of that incumbent refitted on the whole training part (one refit per
 (C, gamma), cached; not charged to the method). The last record is the
-handed-back model at its full cost, the final refit included.
+handed-back model at its full cost, the final refit included. A method whose
+library is missing, or that gives up on a draw (scikit-learn's halving when
+every fit of a round fails), leaves no record and says why in the job's log.
 
 Before the timed run, a method that runs numba code is run once on a few
 training rows (uncharged), so that loading or compiling its code is not
@@ -27,7 +29,13 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.metrics import accuracy_score
 
 from esmo.benchmark.data import Split, load_split
-from esmo.benchmark.methods import MethodResult, MethodUnavailable, SearchSpace, get_method
+from esmo.benchmark.methods import (
+    MethodFailed,
+    MethodResult,
+    MethodUnavailable,
+    SearchSpace,
+    get_method,
+)
 from esmo.tuning.halving import stratified_rows
 
 #: The columns of the anytime records, one row per incumbent change and a final one.
@@ -125,6 +133,9 @@ def run_method(
             whole = time.process_time() - start
         except MethodUnavailable as exc:
             logging.warning("%s skipped, no record: %s", method, exc)
+            return no_records()
+        except MethodFailed as exc:
+            logging.warning("%s failed on this draw, no record: %s", method, exc)
             return no_records()
     for note in result.notes:
         logging.info("note: %s", note)
