@@ -111,11 +111,13 @@ def _size_problems(bench: Mapping[str, Any]) -> list[str]:
         for name in ("esmo_ensemble", "esmo_ensemble_halving"):
             if name in bench["methods"]:
                 tp = bench["budgets"].get(name, {}).get("train_proportion", 0.5)
-                if math.floor(tp * n_train + 0.5) < 2 * MIN_PER_CLASS:
+                m = math.floor(tp * n_train + 0.5)
+                if m < 2 * MIN_PER_CLASS or rarer * tp < MIN_PER_CLASS:
                     problems.append(
                         f"benchmark.budgets.{name}.train_proportion = {tp} gives members of "
-                        f"{math.floor(tp * n_train + 0.5)} rows on {dataset}, fewer than "
-                        f"{2 * MIN_PER_CLASS}; raise it or {fix}"
+                        f"{m} rows on {dataset}, about {rarer * tp:.1f} of its rarer class "
+                        f"(SVMEnsembleClassifier needs {2 * MIN_PER_CLASS} rows and "
+                        f"{MIN_PER_CLASS} of each class); raise it or {fix}"
                     )
         if "esmo_pegasos_es" in bench["methods"]:
             epochs = bench["budgets"].get("esmo_pegasos_es", {}).get("epochs", 1.0)
