@@ -33,7 +33,7 @@ def split():
     y = y.astype(np.int8)
     rng = np.random.default_rng(1)
     train, test = np.split(rng.permutation(y.size)[:260], [160])
-    return Split(X[train], y[train], X[test], y[test], train, test)
+    return Split(train, test, X[train], y[train], X[test], y[test])
 
 
 @pytest.fixture(scope="module")

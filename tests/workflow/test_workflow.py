@@ -943,3 +943,33 @@ def test_gradient_cells_do_not_depend_on_cores(reduced_run, tmp_path):
         ours = pd.read_csv(tmp_path / cell).drop(columns=timing)
         theirs = pd.read_csv(workdir / cell).drop(columns=timing)
         pd.testing.assert_frame_equal(ours, theirs)
+
+
+def test_reduced_run_produces_the_benchmark_records(reduced_run):
+    """One records table: every run's incumbents and its final model (docs/benchmark-protocol.md sec 4)."""
+    from esmo.benchmark.run import RECORD_COLUMNS
+
+    workdir, _ = reduced_run
+    cfg = yaml.safe_load((REPO / "config" / "test.yaml").read_text())["benchmark"]
+    records = pd.read_csv(workdir / "results" / "benchmark" / "records.csv")
+    assert list(records.columns) == RECORD_COLUMNS
+    ran = set(cfg["methods"]) - {"sklearnex_svc"}  # skipped without scikit-learn-intelex
+    assert set(records["method"]) <= set(cfg["methods"]) and ran <= set(records["method"])
+    assert set(records["dataset"]) == set(cfg["datasets"]) and set(records["seed"]) == {0}
+    for _, run in records.groupby(["dataset", "seed", "method"]):
+        assert list(run["step"]) == list(range(len(run)))
+        assert run["final"].iloc[-1] and not run["final"].iloc[:-1].any()
+        assert (run["cpu_seconds"].iloc[-1] >= run["cpu_seconds"]).all()
+        assert run["test_accuracy"].between(0, 1).all()
+    for dataset in cfg["datasets"]:
+        for method in cfg["methods"]:
+            assert (workdir / f"results/benchmark/runs/{dataset}/s0/{method}.csv").is_file()
+
+
+def test_benchmark_records_do_not_depend_on_cores(reduced_run, tmp_path):
+    """A run redone alone on one core: the same records, the CPU seconds aside."""
+    workdir, configs = reduced_run
+    run = "results/benchmark/runs/fourclass/s0/esmo_sh.csv"
+    snakemake(tmp_path, run, "--cores", "1", "--configfile", *configs)
+    ours = pd.read_csv(tmp_path / run).drop(columns="cpu_seconds")
+    pd.testing.assert_frame_equal(ours, pd.read_csv(workdir / run).drop(columns="cpu_seconds"))

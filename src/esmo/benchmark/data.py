@@ -39,7 +39,8 @@ class BenchmarkDataset:
     ``source`` is ``libsvm`` (``parts``: registry files pooled in order), ``uci``
     (``parts``: the UCI registry name) or ``mnist`` (``parts``: the digit that
     becomes +1). ``n_samples`` and ``n_positive`` are the pooled dataset's (for
-    MNIST the full 70,000 images; offline the pool is smaller).
+    MNIST the full 70,000 images; offline the pool is smaller). ``files`` are
+    what :func:`load_raw` reads, relative to the workflow's directory.
     """
 
     name: str
@@ -47,21 +48,24 @@ class BenchmarkDataset:
     parts: tuple[str, ...]
     n_samples: int
     n_positive: int
+    files: tuple[str, ...]
 
 
 def _libsvm(name: str, *parts: str) -> BenchmarkDataset:
     specs = [libsvm.get_spec(p) for p in parts or (name,)]
+    parts = parts or (name,)
     n_pos = sum(s.class_counts[1] for s in specs)
-    return BenchmarkDataset(
-        name, "libsvm", parts or (name,), sum(s.n_samples for s in specs), n_pos
-    )
+    files = tuple(f"resources/libsvm/{p}" for p in parts)
+    return BenchmarkDataset(name, "libsvm", parts, sum(s.n_samples for s in specs), n_pos, files)
 
 
 def _uci(name: str) -> BenchmarkDataset:
     dataset = uci.get_dataset(name)
     (file,) = (uci.get_file(f) for f in dataset.files)  # MAGIC and Bank: one file each
     n_pos = dict(file.class_counts)[dataset.positive]
-    return BenchmarkDataset(name, "uci", (name,), file.n_rows, n_pos)
+    return BenchmarkDataset(
+        name, "uci", (name,), file.n_rows, n_pos, (f"resources/uci/{file.name}",)
+    )
 
 
 #: MNIST's images per digit, the 60,000 training and 10,000 test images together.
@@ -78,7 +82,7 @@ DATASETS: dict[str, BenchmarkDataset] = {
         _uci("magic04"),
         _uci("bank"),
         *(
-            BenchmarkDataset(f"mnist-{d}", "mnist", (str(d),), 70000, count)
+            BenchmarkDataset(f"mnist-{d}", "mnist", (str(d),), 70000, count, (MNIST_POOL,))
             for d, count in enumerate(MNIST_DIGIT_COUNTS)
         ),
     )
@@ -87,22 +91,14 @@ DATASETS: dict[str, BenchmarkDataset] = {
 
 def get_dataset(name: str) -> BenchmarkDataset:
     """The registry entry of ``name``, with a clear error for unknown names."""
-    try:
-        return DATASETS[name]
-    except KeyError:
-        raise KeyError(
-            f"unknown benchmark dataset {name!r}; known: {', '.join(DATASETS)}"
-        ) from None
+    if name not in DATASETS:
+        raise KeyError(f"unknown benchmark dataset {name!r}; known: {', '.join(DATASETS)}")
+    return DATASETS[name]
 
 
 def input_files(name: str) -> list[str]:
     """The files (relative to the workflow's directory) that :func:`load_raw` reads."""
-    spec = get_dataset(name)
-    if spec.source == "libsvm":
-        return [f"resources/libsvm/{p}" for p in spec.parts]
-    if spec.source == "uci":
-        return [f"resources/uci/{f}" for f in uci.get_dataset(spec.parts[0]).files]
-    return [MNIST_POOL]
+    return list(get_dataset(name).files)
 
 
 @dataclass(frozen=True)
@@ -191,14 +187,14 @@ def smallest_training_class(
 
 @dataclass(frozen=True)
 class Split:
-    """One draw: the scaled training and test parts and the rows they came from."""
+    """One draw: the rows of the training and test parts, and both parts scaled."""
 
+    train_index: np.ndarray
+    test_index: np.ndarray
     X_train: np.ndarray
     y_train: np.ndarray
     X_test: np.ndarray
     y_test: np.ndarray
-    train_index: np.ndarray
-    test_index: np.ndarray
 
 
 def scale_to_training(X_train: np.ndarray, X_test: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -230,7 +226,7 @@ def draw(
         (raw.numeric[train], raw.categorical[train]), (raw.numeric[test], raw.categorical[test])
     )
     X_train, X_test = scale_to_training(X_train, X_test)
-    return Split(X_train, raw.y[train], X_test, raw.y[test], train, test)
+    return Split(train, test, X_train, raw.y[train], X_test, raw.y[test])
 
 
 def write_split(

@@ -36,24 +36,12 @@ from esmo.benchmark.methods import (
     SearchSpace,
     get_method,
 )
+from esmo.benchmark.trace import FINAL_KEYS
 from esmo.tuning.halving import stratified_rows
 
-#: The columns of the anytime records, one row per incumbent change and a final one.
-RECORD_COLUMNS = [
-    "dataset",
-    "seed",
-    "method",
-    "step",
-    "cpu_seconds",
-    "n_iter",
-    "kernel_evaluations",
-    "n_evaluations",
-    "C",
-    "gamma",
-    "selection_score",
-    "test_accuracy",
-    "final",
-]
+#: The columns of the anytime records, one row per incumbent change and a final one: the
+#: run, the step, the trace's cost and incumbent, its test accuracy and whether it is final.
+RECORD_COLUMNS = ["dataset", "seed", "method", "step", *FINAL_KEYS, "test_accuracy", "final"]
 #: Rows of each class the warm-up run trains on.
 WARM_UP_PER_CLASS = 25
 
