@@ -10,7 +10,9 @@ import pytest
 from conftest import DATASETS
 
 from esmo.benchmark import methods
+from esmo.benchmark.data import Split
 from esmo.benchmark.methods import FIT_LOGS, METHODS, MethodUnavailable, SearchSpace
+from esmo.benchmark.run import anytime_records
 from esmo.benchmark.trace import FINAL_KEYS, TRACE_COLUMNS, incumbents
 
 SPACE = SearchSpace((-10.0, 10.0), (-10.0, 10.0), grid_step=5)  # 5 x 5 points
@@ -184,3 +186,37 @@ def test_a_trace_estimator_must_expose_the_trace_and_cost(problem):
     adapter = methods.trace_estimator(lambda budget, space, seed: Partial())
     with pytest.raises(ValueError, match="lacks .*n_iter.*"):
         adapter({}, SPACE, *problem, 0)
+
+
+def test_a_trace_estimator_in_esmo_tunings_shape(problem):
+    """A trace_ without ``order``, a refit row and no incumbent at first: read as the benchmark's."""
+
+    class Search:
+        def fit(self, X, y):
+            nan = float("nan")
+            self.trace_ = pd.DataFrame(
+                {
+                    "stage": ["search", "search", "search", "refit"],
+                    "cpu_seconds": [0.1, 0.2, 0.3, 0.5],
+                    "n_iter": [10, 20, 30, 45],
+                    "kernel_evaluations": [1, 2, 3, 4],
+                    "n_evaluations": [1, 2, 3, 3],
+                    "C": [nan, 1.0, 1.0, 1.0],
+                    "gamma": [nan, 0.5, 0.5, 0.5],
+                    "selection_score": [nan, 0.8, 0.8, 0.8],
+                }
+            )
+            keys = ("cpu_seconds", "n_iter", "kernel_evaluations", "n_evaluations")
+            self.cost_ = dict(zip(keys, (0.5, 45, 4, 3), strict=True))
+            self.best_params_, self.best_score_ = {"C": 1.0, "gamma": 0.5}, 0.8
+            self.best_estimator_ = methods._smo(1.0, 0.5).fit(X, y)
+            return self
+
+    result = methods.trace_estimator(lambda budget, space, seed: Search())({}, SPACE, *problem, 0)
+    assert list(result.trace.columns) == TRACE_COLUMNS and list(result.trace["order"]) == [0, 1, 2]
+    assert result.final["cpu_seconds"] == 0.5 and result.final["n_evaluations"] == 3
+    X, y = problem
+    split = Split(np.arange(100), np.arange(100, 160), X[:100], y[:100], X[100:], y[100:])
+    records = anytime_records(result, split, "d", 0, "m")
+    # the row without an incumbent is not a record; one incumbent, then the final model
+    assert list(records["n_evaluations"]) == [2, 3] and list(records["final"]) == [False, True]

@@ -490,29 +490,36 @@ def trace_estimator(
 
     ``build(budget, space, seed)`` makes the unfitted estimator, and
     ``incumbents(budget, seed, n_rows)`` the incumbents' model factory
-    (default: ``SMOClassifier(C, gamma)``). The estimator's ``trace_``
-    has :data:`~esmo.benchmark.trace.TRACE_COLUMNS`; its ``cost_`` the totals
-    ``cpu_seconds``, ``n_iter``, ``kernel_evaluations``, ``n_evaluations``,
-    the final refit included; ``best_params_`` C and gamma, ``best_score_``
-    the pick's score by its criterion.
+    (default: ``SMOClassifier(C, gamma)``). The estimator's ``trace_`` has
+    one row per evaluation with :data:`~esmo.benchmark.trace.TRACE_COLUMNS`
+    but ``order`` (the row's position is its order); rows whose ``stage`` is
+    ``"refit"`` are left out (the final record holds the refit). Its ``cost_``
+    has the totals ``cpu_seconds``, ``n_iter``, ``kernel_evaluations``,
+    ``n_evaluations``, the final refit included; ``best_params_`` C and gamma,
+    ``best_score_`` the pick's score by its criterion.
     """
 
     def adapter(budget, space, X, y, seed) -> MethodResult:
         search = build(budget, space, seed)
         search.fit(X, y)
-        missing = [c for c in TRACE_COLUMNS if c not in search.trace_.columns]
+        trace = search.trace_
+        missing = [c for c in TRACE_COLUMNS[1:] if c not in trace.columns]
         missing += [k for k in FINAL_KEYS[:4] if k not in search.cost_]
         if missing:
             raise ValueError(
                 f"{type(search).__name__} lacks {missing} in trace_/cost_; the benchmark reads "
-                f"trace_ columns {TRACE_COLUMNS} and cost_ keys {FINAL_KEYS[:4]}"
+                f"trace_ columns {TRACE_COLUMNS[1:]} and cost_ keys {FINAL_KEYS[:4]}"
             )
+        if "stage" in trace.columns:
+            trace = trace[trace["stage"] != "refit"]
+        trace = trace.reset_index(drop=True).assign(order=lambda t: np.arange(len(t)))
         final = {key: float(search.cost_[key]) for key in FINAL_KEYS[:4]}
         final |= {k: float(search.best_params_[k]) for k in ("C", "gamma")}
         final["selection_score"] = float(search.best_score_)
-        trace = search.trace_[TRACE_COLUMNS].reset_index(drop=True)
         make = incumbents(budget, seed, len(y))
-        return MethodResult(search.best_estimator_, trace, final, make, search=search)
+        return MethodResult(
+            search.best_estimator_, trace[TRACE_COLUMNS], final, make, search=search
+        )
 
     return adapter
 

@@ -53,6 +53,7 @@ def anytime_records(
     trace = result.trace
     rows = []
     if result.incumbent_model is not None:
+        trace = trace.dropna(subset=["C", "gamma"])  # no incumbent yet (e.g. pruned trials)
         params = trace[["C", "gamma"]].to_numpy(float)
         changed = np.r_[True, np.any(params[1:] != params[:-1], axis=1)]
         cache: dict[tuple[float, float], float] = {}
