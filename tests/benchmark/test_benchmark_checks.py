@@ -41,9 +41,8 @@ def test_the_shipped_configs_pass(name):
             "benchmark.methods names 'gridsearch', which is not a method of the benchmark",
         ),
         (
-            {"benchmark.methods": ["esmo_optuna"]},
-            "benchmark.methods names 'esmo_optuna', which comes with esmo.tuning's search "
-            "estimators and is not available yet",
+            {"benchmark.budgets.esmo_optuna.n_configs": 0},
+            "benchmark.budgets.esmo_optuna.n_configs = 0 is below one fit",
         ),
         (
             {"benchmark.budgets.random_svc.n_iter": 0},

@@ -214,8 +214,8 @@ def test_bad_values_are_rejected_with_a_clear_message(patch, message):
             "benchmark.budgets.random_svc.n_iter = 0 is below one fit; set it to 1 or more",
         ),
         (
-            {"benchmark": {"methods": ["grid_svc", "esmo_hyperband"]}},
-            "benchmark.methods names 'esmo_hyperband', which comes with esmo.tuning's",
+            {"benchmark": {"methods": ["grid_svc", "esmo_hyperbands"]}},
+            "benchmark.methods names 'esmo_hyperbands', which is not a method of the benchmark",
         ),
         (
             {"benchmark": {"spaces": {"hpobench": {"log2_C": [10, -10]}}}},

@@ -15,19 +15,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from esmo.benchmark.data import get_dataset, smallest_training_class, split_sizes
-from esmo.benchmark.methods import METHODS, PENDING
+from esmo.benchmark.methods import METHODS
 from esmo.tuning.halving import MIN_PER_CLASS
 
 
 def _method_problems(bench: Mapping[str, Any]) -> list[str]:
     problems = []
     for name in bench["methods"]:
-        if name in PENDING:
-            problems.append(
-                f"benchmark.methods names {name!r}, which comes with esmo.tuning's search "
-                "estimators and is not available yet; remove it from benchmark.methods"
-            )
-        elif name not in METHODS:
+        if name not in METHODS:
             problems.append(
                 f"benchmark.methods names {name!r}, which is not a method of the benchmark "
                 f"(docs/benchmark-protocol.md sec 5); choose among {list(METHODS)}"

@@ -19,8 +19,9 @@ method's own record gives them:
   final cost the whole log, the refit included. The searches run with
   ``n_jobs=1``, so the log is in evaluation order: candidate-major (a
   candidate's folds together), halving iteration by iteration;
-- the thesis's searches and Pegasos (:mod:`esmo.benchmark.interim`, later
-  ``esmo.tuning``'s estimators) their ``trace_`` and ``cost_``;
+- the thesis's searches and those beyond it (esmo.tuning's estimators), and
+  Pegasos's search (:mod:`esmo.benchmark.pegasos_search`), their ``trace_``
+  and ``cost_``;
 - ``esmo_gradient`` its ``history_`` (CPU seconds per evaluation) and refit;
 - ``esmo_ensemble`` its fit log (every fit's CPU seconds);
 - ``esmo_mdl`` the CPU seconds of the whole search, shared out over the
@@ -48,14 +49,17 @@ from sklearn.metrics import accuracy_score
 from sklearn.model_selection import GridSearchCV, RandomizedSearchCV, StratifiedKFold
 from sklearn.svm import SVC
 
-from esmo.benchmark.interim import HoldoutSearch
+from esmo.benchmark.pegasos_search import PegasosRandomSearch
 from esmo.benchmark.trace import FINAL_KEYS, TRACE_COLUMNS, make_trace
+from esmo.early_stopping import EarlyStopping
 from esmo.ensembles.estimator import SVMEnsembleClassifier
 from esmo.estimators.pegasos_classifier import PegasosClassifier
 from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.hypergradient.search import GradientSearchCV
 from esmo.hypergradient.space import LOG2_BOUNDS
 from esmo.mdl.search import MDLSearch
+from esmo.tuning.estimators import HyperbandSVM, RandomSearchSVM, SuccessiveHalvingSVM
+from esmo.tuning.optuna_search import OptunaSearchSVM
 
 
 @dataclass(frozen=True)
@@ -524,19 +528,46 @@ def trace_estimator(
     return adapter
 
 
-def _holdout(search: str, *, early: bool, estimator: str = "smo") -> Callable:
-    """The interim thesis search (:class:`~esmo.benchmark.interim.HoldoutSearch`) of a budget."""
+def _rule(budget: Mapping[str, Any]) -> EarlyStopping:
+    """The protocol's early-stopping rule (``benchmark.early_stopping``) as a configuration."""
+    rule = budget["early_stopping"]
+    return EarlyStopping(
+        patience=int(rule["patience"]), tol=float(rule["es_tol"]), interval=int(rule["interval"])
+    )
+
+
+def _tuning(search: str, *, early: bool = False, **fixed: Any) -> Callable:
+    """A build of one of esmo.tuning's searches: its budget, sec 2's box, the holdout share,
+    the protocol's early-stopping rule where ``early``."""
+    cls = {
+        "random": RandomSearchSVM,
+        "halving": SuccessiveHalvingSVM,
+        "hyperband": HyperbandSVM,
+        "optuna": OptunaSearchSVM,
+    }[search]
 
     def build(budget, space, seed):
-        return HoldoutSearch(
-            search=search, estimator=estimator, n_configs=int(budget["n_configs"]),
-            log2_C=space.log2_C, log2_gamma=space.log2_gamma,
-            early_stopping=budget["early_stopping"] if early else None,
-            holdout_fraction=float(budget["holdout_fraction"]),
-            epochs=float(budget.get("epochs", 1.0)), random_state=int(seed),
-        )  # fmt: skip
+        counts = {"random": "n_iter", "halving": "n_candidates", "optuna": "n_trials"}
+        sized = {counts[search]: int(budget["n_configs"])} if search in counts else {}
+        return cls(
+            param_distributions=space.distributions(),
+            validation_fraction=float(budget["holdout_fraction"]),
+            early_stopping=_rule(budget) if early else False,
+            random_state=int(seed),
+            **sized,
+            **fixed,
+        )
 
     return build
+
+
+def _pegasos_search(budget, space, seed):
+    """The NSVM paper's method: kernel Pegasos's random search, early-stopped on a holdout."""
+    return PegasosRandomSearch(
+        n_configs=int(budget["n_configs"]), log2_C=space.log2_C, log2_gamma=space.log2_gamma,
+        early_stopping=budget["early_stopping"], holdout_fraction=float(budget["holdout_fraction"]),
+        epochs=float(budget["epochs"]), random_state=int(seed),
+    )  # fmt: skip
 
 
 def _pegasos_incumbents(budget: Mapping[str, Any], seed: int, n_rows: int) -> Callable:
@@ -586,11 +617,16 @@ METHODS: dict[str, Method] = {
         ),
         Method("optuna_svc", optuna_svc, budget=("n_trials",), counts=("n_trials",), **_CV),
         Method("sklearnex_svc", _sklearn_search(_random_svc, "sklearnex"), **_N_ITER, **_CV),
-        # the thesis's searches: esmo.tuning's estimators replace these interim builds at merge
-        Method("esmo_rs", trace_estimator(_holdout("random", early=False)), **_HOLDOUT),
-        Method("esmo_rs_es", trace_estimator(_holdout("random", early=True)), **_HOLDOUT_ES),
-        Method("esmo_sh", trace_estimator(_holdout("halving", early=False)), **_HOLDOUT),
-        Method("esmo_sh_es", trace_estimator(_holdout("halving", early=True)), **_HOLDOUT_ES),
+        # the thesis's searches and beyond them (esmo.tuning's estimators)
+        Method("esmo_rs", trace_estimator(_tuning("random")), **_HOLDOUT),
+        Method("esmo_rs_es", trace_estimator(_tuning("random", early=True)), **_HOLDOUT_ES),
+        Method("esmo_sh", trace_estimator(_tuning("halving")), **_HOLDOUT),
+        Method("esmo_sh_es", trace_estimator(_tuning("halving", early=True)), **_HOLDOUT_ES),
+        Method("esmo_sh_iter", trace_estimator(_tuning("halving", resource="n_iter")), **_HOLDOUT),
+        Method(
+            "esmo_hyperband", trace_estimator(_tuning("hyperband")), shared=("holdout_fraction",)
+        ),
+        Method("esmo_optuna", trace_estimator(_tuning("optuna")), **_HOLDOUT),
         Method("esmo_gradient", _gradient("exact"), **_GRADIENT),
         Method("esmo_gradient_es", _gradient("early_stopped"), **_GRADIENT),
         Method("esmo_mdl", esmo_mdl, grid=True),
@@ -598,22 +634,15 @@ METHODS: dict[str, Method] = {
         Method("esmo_ensemble_halving", _ensemble("halving"), grid=True, **_ENSEMBLE),
         Method(
             "esmo_pegasos_es",
-            trace_estimator(
-                _holdout("random", early=True, estimator="pegasos"), _pegasos_incumbents
-            ),
+            trace_estimator(_pegasos_search, _pegasos_incumbents),
             **{**_HOLDOUT_ES, "budget": ("n_configs", "epochs")},
         ),
     )
 }
 
-#: Methods of the protocol (sec 5) that come with esmo.tuning's estimators, not yet registered.
-PENDING: tuple[str, ...] = ("esmo_sh_iter", "esmo_hyperband", "esmo_optuna")
-
 
 def get_method(name: str) -> Method:
-    """The registered method ``name``, with a clear error for unknown or pending ones."""
+    """The registered method ``name``, with a clear error for an unknown one."""
     if name in METHODS:
         return METHODS[name]
-    if name in PENDING:
-        raise KeyError(f"method {name!r} comes with esmo.tuning's search estimators, not yet")
     raise KeyError(f"unknown method {name!r}; known: {', '.join(METHODS)}")

@@ -30,6 +30,9 @@ TRACE_COLUMNS = [
 #: What a method's final record holds besides its test accuracy: the whole cost (the final
 #: refit included) and the handed-back model's hyperparameters and score.
 FINAL_KEYS = TRACE_COLUMNS[1:]
+#: The columns of the anytime records (protocol sec 4), one row per incumbent change and a
+#: final one: the run, the step, the trace's cost and incumbent, its test accuracy, final.
+RECORD_COLUMNS = ["dataset", "seed", "method", "step", *FINAL_KEYS, "test_accuracy", "final"]
 
 
 def incumbents(

@@ -70,8 +70,9 @@ def benchmark_runtime(wildcards):
 
 
 def benchmark_products():
-    """What the target ``benchmark`` (and ``all``) requests."""
-    return ["results/benchmark/records.csv"]
+    """What the target ``benchmark`` (and ``all``) requests: the records and their analysis
+    (``benchmark_analysis_products``, products.smk, included by analysis.smk)."""
+    return ["results/benchmark/records.csv", *benchmark_analysis_products()]
 
 
 register_paper("benchmark", datasets=lambda: [], products=benchmark_products)

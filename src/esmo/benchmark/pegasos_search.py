@@ -1,21 +1,16 @@
-"""The thesis's random search and successive halving as estimators, until esmo.tuning's arrive.
+"""Kernel Pegasos's random search with early stopping on a holdout: the NSVM paper's method.
 
-``esmo.tuning`` will expose the thesis's searches (RS, SH, with and without
-early stopping) as scikit-learn-style estimators with ``trace_`` and
-``cost_``; until then :class:`HoldoutSearch` wraps the library's drivers
-(:func:`esmo.tuning.search.random_search`, :func:`~esmo.tuning.search.successive_halving`)
-in the same shape, so the benchmark's registry swaps one for the other in one
-line per method. Kernel Pegasos with early stopping (the NSVM paper's method)
-runs through the same search.
-
-A search draws ``n_configs`` (C, gamma) log-uniform from the box, holds out a
-stratified ``holdout_fraction`` of the training rows, trains every candidate
-on the rest (random search) or by eq. 2.21-2.22's rounds (successive
-halving), each fit early-stopped on the holdout when ``early_stopping`` is
-given, picks by holdout accuracy, and refits the pick on all the rows it was
-given, to convergence (``best_estimator_``). Cost: each fit and its holdout
-prediction, and the refit, in CPU seconds (``time.process_time``), with SMO
-iterations and kernel evaluations where the estimator reports them.
+The thesis's SMO searches are esmo.tuning's estimators (RandomSearchSVM, ...);
+kernel Pegasos has no search of its own in the library, so the benchmark runs
+the thesis's random search (:func:`esmo.tuning.search.random_search`) over
+:class:`~esmo.estimators.pegasos_classifier.PegasosClassifier` in the same
+shape (``trace_``, ``cost_``, ``best_estimator_``). It draws ``n_configs``
+(C, gamma) log-uniform from the box, holds out a stratified
+``holdout_fraction`` of the training rows, trains every candidate on the rest
+for ``epochs`` passes, each fit early-stopped on the holdout's accuracy,
+picks by holdout accuracy, and refits the pick on all the rows, without
+stopping (``best_estimator_``). Cost: each fit and its holdout prediction, and
+the refit, in CPU seconds (``time.process_time``).
 """
 
 from __future__ import annotations
@@ -31,28 +26,20 @@ from sklearn.model_selection import train_test_split
 
 from esmo.benchmark.trace import make_trace
 from esmo.estimators.pegasos_classifier import PegasosClassifier
-from esmo.estimators.smo_classifier import SMOClassifier
-from esmo.tuning.search import random_search, successive_halving
-
-#: The searches and the estimators :class:`HoldoutSearch` runs.
-SEARCHES = ("random", "halving")
-ESTIMATORS = ("smo", "pegasos")
+from esmo.tuning.search import random_search
 
 
 class _TimedFit:
-    """An estimator whose ``fit`` and ``predict`` are timed in CPU seconds (``cpu_seconds``).
+    """A Pegasos estimator whose ``fit`` and ``predict`` are timed in CPU seconds
+    (``cpu_seconds``); ``epochs`` sets its steps to that many passes over each fit's rows."""
 
-    ``epochs`` (Pegasos) sets the steps to ``epochs`` passes over the rows of each fit.
-    """
-
-    def __init__(self, estimator: Any, epochs: float | None = None) -> None:
+    def __init__(self, estimator: Any, epochs: float) -> None:
         self.estimator = estimator
         self.epochs = epochs
         self.cpu_seconds = 0.0
 
     def fit(self, X: Any, y: Any, **fit_params: Any) -> _TimedFit:
-        if self.epochs is not None:
-            self.estimator.set_params(n_steps=max(1, round(self.epochs * len(y))))
+        self.estimator.set_params(n_steps=max(1, round(self.epochs * len(y))))
         start = time.process_time()
         try:
             self.estimator.fit(X, y, **fit_params)
@@ -80,28 +67,23 @@ class _TimedFit:
         return float(getattr(self.estimator, "n_kernel_evaluations_", np.nan))
 
 
-class HoldoutSearch(BaseEstimator):
-    """Random search or successive halving of (C, gamma) on a stratified holdout.
+class PegasosRandomSearch(BaseEstimator):
+    """Random search of kernel Pegasos's (C, gamma) on a stratified holdout, early-stopped.
 
     Parameters
     ----------
-    search : {"random", "halving"}
-    estimator : {"smo", "pegasos"}
-        :class:`~esmo.estimators.smo_classifier.SMOClassifier` (RBF) or
-        :class:`~esmo.estimators.pegasos_classifier.PegasosClassifier` (RBF,
-        ``epochs`` passes over each fit's rows).
     n_configs : int
         Candidates drawn.
     log2_C, log2_gamma : (low, high)
         The box the candidates are drawn from, log-uniform.
     early_stopping : mapping or None
         ``patience``, ``es_tol``, ``interval``: every search fit stops early on
-        the holdout's accuracy; None fits to convergence.
+        the holdout's accuracy; None runs every fit its ``epochs``.
     holdout_fraction : float
     epochs : float
         Pegasos's steps per fit, in passes over its rows.
     random_state : int or None
-        Seeds the candidates, the holdout, the halving subsamples and Pegasos.
+        Seeds the candidates, the holdout and Pegasos.
 
     Attributes
     ----------
@@ -113,8 +95,6 @@ class HoldoutSearch(BaseEstimator):
 
     def __init__(
         self,
-        search: str = "random",
-        estimator: str = "smo",
         n_configs: int = 20,
         log2_C: tuple[float, float] = (-10.0, 10.0),
         log2_gamma: tuple[float, float] = (-10.0, 10.0),
@@ -123,8 +103,6 @@ class HoldoutSearch(BaseEstimator):
         epochs: float = 1.0,
         random_state: int | None = None,
     ) -> None:
-        self.search = search
-        self.estimator = estimator
         self.n_configs = n_configs
         self.log2_C = log2_C
         self.log2_gamma = log2_gamma
@@ -144,19 +122,12 @@ class HoldoutSearch(BaseEstimator):
                 "es_tol": float(rule["es_tol"]),
                 "validation_interval": int(rule["interval"]),
             }
-        if self.estimator == "smo":
-            return _TimedFit(SMOClassifier(kernel="rbf", C=C, gamma=gamma, **es))
         # one seed per candidate (the refit's config_id is n_configs)
         seed = int(np.random.SeedSequence([self.random_state or 0, config_id]).generate_state(1)[0])
         pegasos = PegasosClassifier(C=C, gamma=gamma, random_state=seed, **es)
         return _TimedFit(pegasos, epochs=self.epochs)
 
-    def fit(self, X: Any, y: Any) -> HoldoutSearch:
-        if self.search not in SEARCHES or self.estimator not in ESTIMATORS:
-            raise ValueError(
-                f"search must be one of {SEARCHES} and estimator one of {ESTIMATORS}, got "
-                f"{self.search!r} and {self.estimator!r}"
-            )
+    def fit(self, X: Any, y: Any) -> PegasosRandomSearch:
         X, y = np.asarray(X, dtype=np.float64), np.asarray(y)
         rng = np.random.default_rng(self.random_state)
         n = int(self.n_configs)
@@ -180,12 +151,7 @@ class HoldoutSearch(BaseEstimator):
             return fits[-1]
 
         kwargs: dict[str, Any] = {"fit_params": {"X_val": X_val, "y_val": y_val} if early else {}}
-        if self.search == "random":
-            result = random_search(make, configs, X_fit, y_fit, X_val, y_val, **kwargs)
-        else:
-            result = successive_halving(
-                make, configs, X_fit, y_fit, X_val, y_val, random_state=self.random_state, **kwargs
-            )
+        result = random_search(make, configs, X_fit, y_fit, X_val, y_val, **kwargs)
         trials = result.trials.merge(configs, on="config_id", how="left", validate="many_to_one")
         if len(fits) != len(trials):
             raise RuntimeError(f"{len(fits)} estimators built for {len(trials)} fits")
