@@ -38,6 +38,7 @@ include: "workflow/rules/ensembles/paper.smk"
 include: "workflow/rules/gradient/paper.smk"
 # The budget benchmark: every paper's method and the users' tools on one protocol.
 include: "workflow/rules/benchmark/paper.smk"
+include: "workflow/rules/verdicts.smk"
 
 
 rule all:
@@ -45,3 +46,4 @@ rule all:
     default_target: True
     input:
         paper_products(),
+        "results/verdicts.csv",

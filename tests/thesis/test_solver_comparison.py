@@ -6,8 +6,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from esmo.papers.common.judging import judge_claims
 from esmo.papers.common.reproduction import CLAIM_COLUMNS
-from esmo.papers.thesis.reproduction import judge_claims
 from esmo.papers.thesis.solver_comparison import (
     ORDERING_COLUMNS,
     READINGS,

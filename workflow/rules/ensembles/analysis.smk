@@ -177,6 +177,7 @@ rule ensembles_reproduction:
     """The paper's table 1 and text numbers (workflow/data/ensembles/paper_values.csv) beside ours."""
     input:
         paper=workflow.source_path("../../data/ensembles/paper_values.csv"),
+        rules=workflow.source_path("../../data/ensembles/rules.csv"),
         table1="results/ensembles/table1.csv",
         best="results/ensembles/best_time.csv",
         fig2_slopes="results/ensembles/fig2_slopes.csv",

@@ -65,6 +65,7 @@ rule gradient_reproduction:
     """The paper's surviving numbers beside ours, and the seven claims of docs/gradient-protocol.md sec 6."""
     input:
         paper=workflow.source_path("../../data/gradient/paper_values.csv"),
+        rules=workflow.source_path("../../data/gradient/rules.csv"),
         cells="results/gradient/cells.csv",
         restarts="results/gradient/fig1_restarts.csv",
         fig1="results/gradient/fig1_values.json",

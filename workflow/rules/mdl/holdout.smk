@@ -140,6 +140,7 @@ rule mdl_reproduction:
     """The paper's numbers (workflow/data/mdl/paper_values.csv) beside this run's."""
     input:
         paper=workflow.source_path("../../data/mdl/paper_values.csv"),
+        rules=workflow.source_path("../../data/mdl/rules.csv"),
         table_2="results/mdl/table_2.csv",
         comparison="results/mdl/splits/comparison.csv",
     output:

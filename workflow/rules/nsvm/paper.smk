@@ -266,6 +266,7 @@ rule nsvm_reproduction:
     """The paper's numbers (workflow/data/nsvm/paper_values.csv) beside ours."""
     input:
         paper=workflow.source_path("../../data/nsvm/paper_values.csv"),
+        rules=workflow.source_path("../../data/nsvm/rules.csv"),
         accuracy="results/nsvm/accuracy.csv",
     output:
         table=report(

@@ -5,6 +5,7 @@ rule reproduction:
     """Thesis values and claims beside this run's, each judged: reproduced, explained or not."""
     input:
         thesis=workflow.source_path("../../data/thesis/thesis_values.csv"),
+        rules=workflow.source_path("../../data/thesis/rules.csv"),
         explanations=workflow.source_path("../../data/thesis/explanations.csv"),
         e1_selection="results/e1/selection.csv",
         table_5_1="results/e1/table_5_1.csv",

@@ -1,4 +1,5 @@
-"""The paper's numbers beside ours: table 2 at the headline split, and the many-split means."""
+"""The paper's numbers beside ours, judged by workflow/data/mdl/rules.csv: table 2 at the
+headline split, and the many-split means."""
 
 import logging
 from pathlib import Path
@@ -7,7 +8,8 @@ import pandas as pd
 
 from esmo.papers.common.html import reproduction_html
 from esmo.papers.common.job_log import job_log
-from esmo.papers.common.reproduction import load_paper_values, reproduction_table
+from esmo.papers.common.judging import judge_paper, summary_line
+from esmo.papers.common.reproduction import load_paper_values
 from esmo.papers.mdl.analysis import METRICS
 
 with job_log(snakemake.log[0], "MDL reproduction table"):
@@ -23,7 +25,8 @@ with job_log(snakemake.log[0], "MDL reproduction table"):
     comparison = pd.read_csv(inp.comparison).set_index("metric")
     for metric in METRICS:
         ours[f"claim.mdl_minus_cv.{metric}"] = float(comparison.loc[metric, "mean_difference"])
-    table = reproduction_table(paper, ours, source=inp.paper)
+    table = judge_paper(paper, ours, inp.rules, values_source=inp.paper)
     table.to_csv(snakemake.output.table, index=False)
-    Path(snakemake.output.html).write_text(reproduction_html(table))
-    logging.info("%s", table.to_string())
+    summary = summary_line(table)
+    Path(snakemake.output.html).write_text(reproduction_html(table, summary=summary))
+    logging.info("%s\n%s", summary, table.to_string())

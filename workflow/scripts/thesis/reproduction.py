@@ -7,6 +7,7 @@ import pandas as pd
 
 from esmo.papers.common.html import reproduction_html
 from esmo.papers.common.job_log import job_log
+from esmo.papers.common.judging import judge_claims, judge_numbers, load_rules, summary_line
 from esmo.papers.common.reproduction import load_paper_values, reproduction_table
 from esmo.papers.thesis.reproduction import (
     LABEL,
@@ -14,10 +15,7 @@ from esmo.papers.thesis.reproduction import (
     es_configuration_values,
     hpo_claims,
     hpo_values,
-    judge_claims,
-    judge_numbers,
     solver_values,
-    summary_line,
     table_5_2_values,
     wilcoxon_values,
 )
@@ -63,7 +61,8 @@ with job_log(snakemake.log[0], "reproduction table"):
     explanations = pd.read_csv(inp.explanations)
     matched = {k: v for k, v in ours.items() if k not in unmatched}
     table = reproduction_table(thesis, matched, label=LABEL, source=inp.thesis)
-    numbers = judge_numbers(table, explanations)
+    rules = load_rules(inp.rules)
+    numbers = judge_numbers(table, rules, explanations, label=LABEL, source=inp.rules)
     claims = pd.concat(
         [
             e1_claims(pd.read_csv(inp.wins)),

@@ -18,9 +18,18 @@ from esmo.papers.common.tables import require_columns
 #: Columns of a paper-values file.
 VALUE_COLUMNS = ["key", "section", "description", "value", "unit"]
 
-#: What a number or claim of a judged reproduction table is found to be. ``context``:
-#: shown for reference, judged through another row.
-STATUSES = ("reproduced", "explained", "not reproduced", "not measured", "context")
+#: What a number or claim of a judged reproduction table is found to be: the first three
+#: are counted; ``setting``, ``consequence`` and ``context`` rows are listed apart
+#: (``esmo.papers.common.judging``).
+STATUSES = (
+    "reproduced",
+    "explained",
+    "not reproduced",
+    "not measured",
+    "setting",
+    "consequence",
+    "context",
+)
 
 #: Columns of a table of claims: a statement of the paper, what we measured, whether it holds.
 CLAIM_COLUMNS = ["claim", "section", "statement", "measure", "holds", "status", "explanation"]

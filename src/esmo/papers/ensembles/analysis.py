@@ -13,8 +13,6 @@ import math
 import numpy as np
 import pandas as pd
 
-from esmo.papers.common.reproduction import reproduction_table
-
 #: The paper's dataset names, in its order.
 DATASET_LABELS = {
     "magic04": "Magic04",
@@ -308,8 +306,3 @@ def table1_beside_paper(table: pd.DataFrame, paper: pd.DataFrame) -> pd.DataFram
             }
         )
     return pd.DataFrame(rows)
-
-
-def reproduction(paper: pd.DataFrame, ours: dict[str, float]) -> pd.DataFrame:
-    """The paper's numbers (table 1 and the text) beside ours, key by key."""
-    return reproduction_table(paper, {k: v for k, v in ours.items() if k in set(paper["key"])})

@@ -271,6 +271,24 @@ def _holds(flag: bool | float) -> str:
     return "holds" if flag else "does not hold"
 
 
+def claims_to_judge(table: pd.DataFrame) -> pd.DataFrame:
+    """:func:`claims`' verdicts as the shared judging reads claims (``holds`` True, False or None)."""
+    require_columns(table, ["claim", "statement", "measure", "verdict"], "claims")
+    holds = {"holds": True, "does not hold": False, "not measured": None}
+    unknown = set(table["verdict"]) - set(holds)
+    if unknown:
+        raise ValueError(f"claims: unknown verdict(s) {sorted(unknown)}")
+    return pd.DataFrame(
+        {
+            "claim": table["claim"],
+            "section": "Sec 5 (docs/gradient-protocol.md sec 6)",
+            "statement": table["statement"],
+            "measure": table["measure"],
+            "holds": [holds[v] for v in table["verdict"]],
+        }
+    )
+
+
 def claims(
     parts: Mapping[str, pd.DataFrame],
     *,

@@ -13,8 +13,7 @@ Accuracies are in percent, as the thesis prints them.
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -74,117 +73,6 @@ def es_configuration_values(
     if interval is not None:
         values[f"{name}.interval"] = float(interval)
     return values
-
-
-# --- judging: which numbers and claims are reproduced (issue 14 item 5) ----------------------
-
-
-#: Columns of :func:`judge_numbers`'s table.
-JUDGED_COLUMNS = [*REPRODUCTION_COLUMNS, "criterion", "status", "explanation"]
-
-
-#: Factor within which a selected configuration's effective patience or tolerance counts
-#: as reproduced: one decade. The thesis's selection is one draw among 100 (1,000) random
-#: ones, which cannot be matched exactly; its order of magnitude can.
-CONFIGURATION_FACTOR = 10.0
-#: Factor within which a standard deviation over five runs counts as reproduced.
-STD_FACTOR = 2.0
-
-
-def _criterion(key: str, thesis: Mapping[str, float], ours: Mapping[str, float]) -> tuple[str, Any]:
-    """How row ``key`` is judged: a description and a test ``(ours, thesis_value) -> bool``.
-
-    The test is None for a context row. A patience is judged as the effective
-    patience ``p * r``, each side with its own interval (1 where it has none).
-    """
-    prefix, _, field = key.rpartition(".")
-    if field == "test_accuracy_mean" and f"{prefix}.test_accuracy_std" in thesis:
-        std = thesis[f"{prefix}.test_accuracy_std"]
-        return f"within the thesis's std ({std:g} points)", lambda o, t: abs(o - t) <= std
-    if field == "test_accuracy_std":
-        return (
-            f"within a factor {STD_FACTOR:g} of the thesis's",
-            lambda o, t: t / STD_FACTOR <= o <= t * STD_FACTOR,
-        )
-    if field == "patience":
-        theirs_r = thesis.get(f"{prefix}.interval", 1.0)
-        ours_r = ours.get(f"{prefix}.interval", 1.0)
-        ours_r = 1.0 if math.isnan(ours_r) else ours_r
-        factor = CONFIGURATION_FACTOR
-        return (
-            f"effective patience p * r within a factor {factor:g} of the thesis's "
-            f"{thesis[key] * theirs_r:g} iterations",
-            lambda o, t: t * theirs_r / factor <= o * ours_r <= t * theirs_r * factor,
-        )
-    if field == "es_tol":
-        return (
-            f"within a factor {CONFIGURATION_FACTOR:g}",
-            lambda o, t: t / CONFIGURATION_FACTOR <= o <= t * CONFIGURATION_FACTOR,
-        )
-    if field == "interval":
-        return "context: judged with the patience, as p * r", None
-    if field.startswith("p_value") or field.startswith("holm"):
-        return "equal (to 1e-9)", lambda o, t: math.isclose(o, t, rel_tol=1e-9, abs_tol=1e-12)
-    return "equal", lambda o, t: o == t
-
-
-def judge_numbers(table: pd.DataFrame, explanations: pd.DataFrame | None = None) -> pd.DataFrame:
-    """The reproduction table's rows with a criterion, a status and any explanation.
-
-    Each rule is fixed by the kind of number (see :func:`_criterion`): an
-    accuracy mean must lie within the thesis's std, a std within a factor 2, a
-    selected configuration's effective patience p * r and tolerance within a
-    decade, counts and p-values must be equal. A row that is not reproduced
-    becomes ``explained`` when ``explanations`` (columns ``pattern``, a regular
-    expression matched against the key, and ``explanation``) names its cause.
-    """
-    require_columns(table, REPRODUCTION_COLUMNS, "table")
-    thesis = dict(zip(table["key"], table["thesis"], strict=True))
-    ours = dict(zip(table["key"], table["ours"], strict=True))
-    explain = _explainer(explanations)
-    criteria, statuses, notes = [], [], []
-    for row in table.itertuples(index=False):
-        criterion, test = _criterion(row.key, thesis, ours)
-        if test is None:
-            status = "context"
-        else:
-            status = _status(row.ours, not math.isnan(row.ours) and test(row.ours, row.thesis))
-        note = explain(row.key) if status == "not reproduced" else ""
-        criteria.append(criterion)
-        statuses.append("explained" if note else status)
-        notes.append(note)
-    return table.assign(criterion=criteria, status=statuses, explanation=notes)[JUDGED_COLUMNS]
-
-
-def _status(ours: float, ok: bool) -> str:
-    if ours is None or (isinstance(ours, float) and math.isnan(ours)):
-        return "not measured"
-    return "reproduced" if ok else "not reproduced"
-
-
-def _explainer(explanations: pd.DataFrame | None) -> Callable[[str], str]:
-    """``key -> explanation`` (empty when none names it), the table checked once.
-
-    ``explanations`` has columns ``pattern`` (a regular expression matched
-    against the whole key) and ``explanation``; the first matching row wins.
-    """
-    if explanations is None or explanations.empty:
-        return lambda key: ""
-    require_columns(explanations, ["pattern", "explanation"], "explanations")
-    rules = []
-    for pattern, text in zip(explanations["pattern"], explanations["explanation"], strict=True):
-        try:
-            rules.append((re.compile(pattern), str(text)))
-        except re.error as err:
-            raise ValueError(
-                f"explanations: pattern {pattern!r} is not a regular expression ({err}); "
-                "fix it in workflow/data/thesis/explanations.csv"
-            ) from None
-
-    def explain(key: str) -> str:
-        return next((text for regex, text in rules if regex.fullmatch(key)), "")
-
-    return explain
 
 
 def table_5_2_values(table_5_2: pd.DataFrame) -> dict[str, float]:
@@ -336,32 +224,3 @@ def _seconds_claim(experiment: str, dataset: str, search: str) -> str | None:
     if experiment == "e4" and dataset == "german.numer":
         return None
     return "slower"
-
-
-def judge_claims(claims: pd.DataFrame, explanations: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Claims with a status: reproduced when they hold, else explained or not reproduced."""
-    require_columns(claims, CLAIM_COLUMNS[:5], "claims")
-    explain = _explainer(explanations)
-    statuses, notes = [], []
-    for row in claims.itertuples(index=False):
-        if row.holds is None or (isinstance(row.holds, float) and math.isnan(row.holds)):
-            statuses.append("not measured")
-            notes.append("")
-            continue
-        note = "" if row.holds else explain(row.claim)
-        statuses.append("reproduced" if row.holds else "explained" if note else "not reproduced")
-        notes.append(note)
-    return claims.assign(status=statuses, explanation=notes)[CLAIM_COLUMNS]
-
-
-def summary_line(numbers: pd.DataFrame, claims: pd.DataFrame) -> str:
-    """How many numbers and claims are reproduced, explained and not (context rows left out)."""
-    parts = []
-    for name, table in (("numbers", numbers), ("claims", claims)):
-        judged = table[~table["status"].isin(["context", "not measured"])]
-        counts = judged["status"].value_counts()
-        parts.append(
-            f"{len(judged)} {name}: {counts.get('reproduced', 0)} reproduced, "
-            f"{counts.get('explained', 0)} explained, {counts.get('not reproduced', 0)} not"
-        )
-    return "; ".join(parts)
