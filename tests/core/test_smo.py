@@ -165,7 +165,9 @@ def _datasets_breast():
 )
 def test_on_demand_rows_equal_the_blas_kernel_matrix(dataset, kernel, gamma):
     """Rows computed on a miss (sparse dot products and a vectorised exp in numba) round to
-    the float32 values of BLAS and libm's exp, from kernel values near 1 to underflow."""
+    the float32 values of BLAS and libm's exp, from kernel values near 1 to underflow. The
+    squared norms are summed in feature order, as LIBSVM's ``dot(x, x)`` over a sparse row
+    (and as sparse points must give them: ``esmo.solver.sparse``)."""
     from esmo.solver.params import SolverParams
     from esmo.solver.row_cache import build_kernel_rows, get_row
 
@@ -178,7 +180,9 @@ def test_on_demand_rows_equal_the_blas_kernel_matrix(dataset, kernel, gamma):
     # the oracle: BLAS dot products and libm's exp through NumPy, rounded to float32
     expected = X @ X_all.T
     if kernel == "rbf":
-        sq = np.einsum("ij,ij->i", X_all, X_all)
+        sq = np.zeros(X_all.shape[0])
+        for t in range(X_all.shape[1]):  # feature by feature: each row's sum in feature order
+            sq += X_all[:, t] * X_all[:, t]
         d2 = (sq[: len(X), None] + sq[None, :]) - 2.0 * expected
         expected = np.exp(-gamma * np.maximum(d2, 0.0))
     np.testing.assert_array_equal(got, expected.astype(np.float32))

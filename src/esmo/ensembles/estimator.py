@@ -33,7 +33,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import StratifiedKFold
 from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from esmo.early_stopping import J_HIGH
 from esmo.ensembles.grid import (
@@ -47,6 +47,7 @@ from esmo.ensembles.grid import (
     pick,
 )
 from esmo.estimators.base import SVMClassifierBase
+from esmo.solver import sparse
 from esmo.solver.params import NO_LIMIT, SOLVER_CONSTRAINTS, SolverParams
 from esmo.tuning.halving import stratified_rows
 
@@ -142,6 +143,7 @@ class SVMEnsembleClassifier(SVMClassifierBase):
 
     # the early-stopping parameters: each one's EarlyStopping field
     _es_params = {"es_patience": "patience", "es_tol": "tol", "es_interval": "interval"}
+    _accept_sparse = sparse.SPARSE_FORMATS
 
     _parameter_constraints: dict = {
         "n_subensembles": [Interval(Integral, 1, None, closed="left")],
@@ -214,7 +216,7 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         """Draw the shares, run the B grid searches, then train the B T members."""
         self._validate_params()
         settings = self._settings()
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        X, y = self._validate_X(X, y)
         self._set_classes(y)
         self.grid_ = as_grid(self.C_grid, self.gamma_grid)
         n = y.shape[0]
@@ -348,7 +350,7 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         check_is_fitted(self)
         other = clone(self).set_params(sampling=sampling)
         other._validate_params()
-        X, y = validate_data(other, X, y, dtype=np.float64, order="C")
+        X, y = other._validate_X(X, y)
         for name in (
             "classes_", "grid_", "share_rows_", "n_parts_", "majority_class_", "_seed_",
             "shares_", "share_folds_", "grid_scores_", "subensemble_params_",
@@ -361,7 +363,7 @@ class SVMEnsembleClassifier(SVMClassifierBase):
     def vote(self, X: Any) -> tuple[np.ndarray, np.ndarray]:
         """Per row: the number of members voting ``classes_[1]`` and the sum of decision values."""
         check_is_fitted(self)
-        X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        X = self._validate_X(X, reset=False)
         votes = np.zeros(X.shape[0], dtype=np.int64)
         total = np.zeros(X.shape[0])
         for members in self.members_:

@@ -124,10 +124,10 @@ class ConstantMember:
         self.label = label
 
     def decision_function(self, X: np.ndarray) -> np.ndarray:
-        return np.zeros(np.asarray(X).shape[0])
+        return np.zeros(X.shape[0])
 
     def predict(self, X: np.ndarray) -> np.ndarray:
-        return np.full(np.asarray(X).shape[0], self.label)
+        return np.full(X.shape[0], self.label)
 
 
 @dataclass

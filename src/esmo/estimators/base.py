@@ -38,6 +38,7 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from esmo.early_stopping import EarlyStopping, validate_configurations
+from esmo.solver import sparse
 from esmo.solver.params import SOLVER_CONSTRAINTS
 
 #: The constraint of a ``gamma`` resolved at fit: SVC's 'scale' and 'auto', or a positive number.
@@ -63,20 +64,22 @@ VALIDATION_FRACTION = 0.2
 VALIDATION_FRACTION_CONSTRAINT: list = [Interval(Real, 0, 1, closed="neither")]
 
 
-def resolve_gamma(gamma: str | float, X: np.ndarray, dtype: Any = np.float64) -> float:
+def resolve_gamma(gamma: str | float, X: Any, dtype: Any = np.float64) -> float:
     """The RBF width: SVC's 'scale' (``1 / (d var(X))``, 1 for constant X), 'auto' (``1 / d``), or the number.
 
     Refused with the fix: a variance of ``X`` that overflows float64, and a width
     that is not finite in ``dtype`` (a tiny variance gives ``1 / (d var(X)) = inf``;
-    a number too large for float32 is inf there).
+    a number too large for float32 is inf there). For sparse ``X`` (canonical
+    CSR) the variance is that of the dense array, to the bit
+    (:func:`esmo.solver.sparse.dense_variance`), so both give one width.
     """
     if gamma == "scale":
         with np.errstate(over="ignore"):
-            var = X.var()
+            var = sparse.dense_variance(X) if sparse.is_sparse(X) else X.var()
         if not np.isfinite(var):
             raise ValueError(
                 "gamma='scale' needs the variance of X, which overflows float64 (largest "
-                f"|X| = {np.abs(X).max():.3g}); scale the features (e.g. MinMaxScaler) or "
+                f"|X| = {sparse.largest_abs(X):.3g}); scale the features (e.g. MinMaxScaler) or "
                 "pass a number as gamma."
             )
         with np.errstate(over="ignore", divide="ignore"):
@@ -157,17 +160,17 @@ def encode_labels(y: np.ndarray, classes: np.ndarray, name: str, positive: int =
     return np.where(y == classes[positive], 1.0, -1.0)
 
 
-def check_kernel_finite(X: np.ndarray, kernel: str, gamma: float) -> None:
+def check_kernel_finite(X: Any, kernel: str, gamma: float) -> None:
     """Refuse data whose kernel values overflow float64: the solver would return NaNs."""
     if kernel != "linear":
         return  # exp(-gamma ||x - z||^2) stays in [0, 1] for any finite X
     with np.errstate(over="ignore", invalid="ignore"):
-        squares = np.einsum("ij,ij->i", X, X)
+        squares = sparse.squared_norms(X) if sparse.is_sparse(X) else np.einsum("ij,ij->i", X, X)
     if not np.isfinite(squares).all():
         raise ValueError(
             "the linear kernel <x, x> overflows float64 for "
             f"{np.count_nonzero(~np.isfinite(squares))} row(s) of X (largest |X| = "
-            f"{np.abs(X).max():.3g}); scale the features (e.g. MinMaxScaler)."
+            f"{sparse.largest_abs(X):.3g}); scale the features (e.g. MinMaxScaler)."
         )
 
 
@@ -184,11 +187,30 @@ class SVMClassifierBase(ClassifierMixin, BaseEstimator):
     _multiclass: bool = False
     _positive_class: int = 1
     _es_params: dict[str, str] = {}
+    #: the scipy.sparse formats ``X`` may come in (converted to CSR); () refuses sparse X
+    _accept_sparse: tuple[str, ...] = ()
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
         tags.classifier_tags.multi_class = self._multiclass
+        tags.input_tags.sparse = bool(self._accept_sparse)
         return tags
+
+    def _validate_X(self, X: Any, y: Any = "no_validation", reset: bool = True) -> Any:
+        """``validate_data`` for ``X`` (and ``y`` when given): float64, C-ordered, or canonical CSR.
+
+        Sparse ``X`` is taken in the formats ``_accept_sparse`` names (scikit-learn
+        converts any other to CSR) and handed on as canonical CSR
+        (:func:`esmo.solver.sparse.as_csr`): CSC is converted once, here.
+        """
+        accept = list(self._accept_sparse) or False
+        out = validate_data(
+            self, X, y, accept_sparse=accept, dtype=np.float64, order="C", reset=reset
+        )
+        only_X = isinstance(y, str) and y == "no_validation"
+        X, y = (out, None) if only_X else out
+        X = sparse.as_csr(X) if sparse.is_sparse(X) else X
+        return X if only_X else (X, y)
 
     def _set_classes(self, y: np.ndarray) -> np.ndarray:
         """Set and return ``classes_`` (checked as :func:`check_classes`)."""
@@ -219,7 +241,7 @@ class SVMClassifierBase(ClassifierMixin, BaseEstimator):
         ``part`` names the pair in the messages (``X_test``, ``y_test``: ``"test"``).
         """
         try:
-            X_val = validate_data(self, X_val, dtype=np.float64, order="C", reset=False)
+            X_val = self._validate_X(X_val, reset=False)
         except ValueError as exc:  # scikit-learn's message calls every input "X"
             raise type(exc)(re.sub(r"\bX\b", f"X_{part}", str(exc))) from exc
         y_val = np.asarray(y_val)

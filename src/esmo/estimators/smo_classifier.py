@@ -20,12 +20,13 @@ from sklearn.utils._available_if import available_if
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.class_weight import compute_class_weight
 from sklearn.utils.multiclass import _ovr_decision_function
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_is_fitted
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet, reads_validation
 from esmo.estimators import base
 from esmo.estimators.base import SVMClassifierBase, check_kernel_finite
 from esmo.estimators.probability import binary_probability, couple, platt_slope, winner_first
+from esmo.solver import sparse
 from esmo.solver.inputs import as_sample_weight
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import NO_LIMIT, SOLVER_CONSTRAINTS, SolverParams
@@ -37,10 +38,11 @@ from esmo.solver.tracking import EVALUATIONS
 _SOLVERS = ("fan", "keerthi", "fan_plain", "keerthi_own_rule")
 
 
-def _problem_key(X: np.ndarray, y: np.ndarray, weight: np.ndarray, params: SolverParams) -> tuple:
+def _problem_key(X: Any, y: np.ndarray, weight: np.ndarray, params: SolverParams) -> tuple:
     """What a warm start must find unchanged to continue a run exactly: data, kernel, bounds, shrinking."""
     digest = hashlib.sha256()
-    for a in (X, y, weight):
+    points = (X.data, X.indices, X.indptr, np.array(X.shape)) if sparse.is_sparse(X) else (X,)
+    for a in (*points, y, weight):
         digest.update(np.ascontiguousarray(a).view(np.uint8))
     return digest.hexdigest(), params.kernel, params.gamma, params.C, params.shrinking
 
@@ -59,10 +61,18 @@ class SMOClassifier(SVMClassifierBase):
     two classes are handled one-vs-one, as SVC: one binary SVM per pair of
     classes (``estimators_``), prediction by their votes.
 
-    Differences from SVC: no ``probability=True`` (wrap the estimator in
-    ``sklearn.calibration.CalibratedClassifierCV``), no precomputed,
-    polynomial or sigmoid kernels; ``support_`` keeps the training order within
-    a binary problem (SVC groups it by class).
+    Sparse ``X`` (scipy.sparse CSR or CSC; scikit-learn converts other formats
+    to CSR, as for SVC) stays sparse through the solver, whose sums over the
+    nonzero features run in the same order as over dense rows: a fit on sparse
+    ``X`` equals the fit on ``X.toarray()`` to the bit (``n_iter_``, ``support_``,
+    ``dual_coef_``, ``intercept_``), with ``support_vectors_`` in CSR.
+    ``decision_function`` on sparse ``X`` sums over the nonzero features instead
+    of a BLAS product: the dense input's values up to their last bits (to the
+    bit where the products are exact, as on binary features).
+
+    Differences from SVC: no precomputed, polynomial or sigmoid kernels;
+    ``support_`` keeps the training order within a binary problem (SVC groups it
+    by class).
 
     Parameters
     ----------
@@ -172,6 +182,7 @@ class SMOClassifier(SVMClassifierBase):
     _multiclass = True
     _positive_class = 0
     _es_params = base.ES_PARAMS
+    _accept_sparse = sparse.SPARSE_FORMATS
 
     _parameter_constraints: dict = {
         **{
@@ -270,13 +281,15 @@ class SMOClassifier(SVMClassifierBase):
         that fit many small SVMs on data they validated once (the ensembles'
         grid searches), where the checks cost more than SMO (about 1 ms against
         0.2 ms on 50 points). The caller promises valid parameters, float64
-        C-ordered arrays of finite values and a 1-D ``y`` of two or more classes.
+        C-ordered arrays of finite values (or canonical CSR, as
+        :func:`esmo.solver.sparse.as_csr` leaves it) and a 1-D ``y`` of two or
+        more classes.
         """
         if check_input:
             self._validate_params()
         es = self._early_stopping_config()
         if check_input:
-            X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+            X, y = self._validate_X(X, y)
             self._set_classes(y)
         else:
             self.n_features_in_ = X.shape[1]
@@ -595,6 +608,11 @@ class SMOClassifier(SVMClassifierBase):
         ``run`` holds :func:`run_smo`'s weights, starting state, callback and time budget.
         """
         if self.solver != "fan":
+            if sparse.is_sparse(X):
+                raise ValueError(
+                    f"solver={self.solver!r} (appendix A's reference solvers) takes dense X only; "
+                    "use solver='fan' for sparse X, or pass X.toarray()."
+                )
             if np.any(run["sample_weight"] != 1.0):
                 raise ValueError(
                     f"class_weight and sample_weight need solver='fan'; solver={self.solver!r} "
@@ -665,6 +683,8 @@ class SMOClassifier(SVMClassifierBase):
             raise AttributeError("coef_ is only available when using a linear kernel")
         if self.classes_.shape[0] > 2:
             return -np.vstack([sub.coef_ for sub in self.estimators_])
+        if sparse.is_sparse(self.support_vectors_):  # sparse @ dense: a dense array
+            return np.asarray((self.support_vectors_.T @ self.dual_coef_.T).T)
         return self.dual_coef_ @ self.support_vectors_
 
     def decision_function(self, X: Any, check_input: bool = True) -> np.ndarray:
@@ -676,7 +696,7 @@ class SMOClassifier(SVMClassifierBase):
         """
         if check_input:
             check_is_fitted(self)
-            X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+            X = self._validate_X(X, reset=False)
         if self.classes_.shape[0] > 2:
             ovo = -np.column_stack(
                 [sub.decision_function(X, check_input=False) for sub in self.estimators_]
@@ -698,7 +718,7 @@ class SMOClassifier(SVMClassifierBase):
         """
         if check_input:
             check_is_fitted(self)
-            X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+            X = self._validate_X(X, reset=False)
         if self.classes_.shape[0] > 2:
             ovo = -np.column_stack(
                 [sub.decision_function(X, check_input=False) for sub in self.estimators_]
@@ -721,7 +741,7 @@ class SMOClassifier(SVMClassifierBase):
         (:mod:`esmo.estimators.probability`).
         """
         check_is_fitted(self, "probA_")
-        X = validate_data(self, X, dtype=np.float64, order="C", reset=False)
+        X = self._validate_X(X, reset=False)
         if self.classes_.shape[0] == 2:
             p1 = binary_probability(self.decision_function(X, check_input=False), self.probA_[0])
             return np.column_stack([1.0 - p1, p1])

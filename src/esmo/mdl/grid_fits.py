@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from esmo.solver import sparse
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.smo import run_smo
@@ -74,12 +75,12 @@ def check_configurations(configs: Sequence[Mapping[str, Any]]) -> list[dict[str,
 
 
 def iter_grid_fits(
-    X: np.ndarray,
+    X: Any,
     y: np.ndarray,
     configs: Sequence[Mapping[str, Any]],
     base: SolverParams,
     *,
-    X_eval: np.ndarray | None = None,
+    X_eval: Any = None,
 ) -> Iterator[GridFit]:
     """Fit every configuration on ``(X, y)`` (labels in {-1, +1}), grouped by gamma.
 
@@ -89,10 +90,15 @@ def iter_grid_fits(
     cache; a configuration overrides ``C``, ``gamma`` and ``tol``.
     """
     configs = check_configurations(configs)
-    X = np.ascontiguousarray(X, dtype=np.float64)
+    if sparse.is_sparse(X):  # CSR stays sparse; the kernel below is dense all the same
+        X = sparse.as_csr(X)
+        X_eval = None if X_eval is None else sparse.csr_of(X_eval, "X_eval")
+    else:
+        X = np.ascontiguousarray(X, dtype=np.float64)
+        X_eval = None if X_eval is None else np.asarray(X_eval, dtype=np.float64)
     y = np.ascontiguousarray(y, dtype=np.float64)
     n = X.shape[0]
-    X_all = X if X_eval is None else np.vstack([X, np.asarray(X_eval, dtype=np.float64)])
+    X_all = X if X_eval is None else sparse.stack([X, X_eval])
     groups: dict[float, list[int]] = {}
     for k, config in enumerate(configs):
         groups.setdefault(config.get("gamma", base.gamma), []).append(k)

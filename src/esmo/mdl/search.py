@@ -26,7 +26,6 @@ from sklearn.base import MetaEstimatorMixin, clone
 from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import ParameterGrid, ParameterSampler
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.validation import validate_data
 
 from esmo.estimators.base import RefittedSearchMixin, SVMClassifierBase, resolve_gamma
 from esmo.estimators.smo_classifier import SMOClassifier
@@ -38,6 +37,7 @@ from esmo.mdl.description_length import (
     n_model_parameters,
 )
 from esmo.mdl.grid_fits import SEARCHABLE, iter_grid_fits
+from esmo.solver import sparse
 from esmo.solver.params import SolverParams, check_parameters
 
 
@@ -121,6 +121,8 @@ class MDLSearch(RefittedSearchMixin, MetaEstimatorMixin, SVMClassifierBase):
     refit_time_, classes_, n_features_in_.
     """
 
+    _accept_sparse = sparse.SPARSE_FORMATS
+
     _parameter_constraints: dict = {
         "estimator": [SMOClassifier, None],
         "param_grid": [dict, list, None],
@@ -160,7 +162,7 @@ class MDLSearch(RefittedSearchMixin, MetaEstimatorMixin, SVMClassifierBase):
         """Fit every candidate on ``(X, y)`` and keep the one of smallest description length."""
         self._validate_params()
         start = time.perf_counter()
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        X, y = self._validate_X(X, y)
         self._set_classes(y)
         estimator = SMOClassifier() if self.estimator is None else self.estimator
         base = solver_base(estimator, X)

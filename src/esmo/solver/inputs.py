@@ -6,6 +6,8 @@ from typing import Any
 
 import numpy as np
 
+from esmo.solver import sparse
+
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
 _FLOAT64_MAX = float(np.finfo(np.float64).max)
 
@@ -26,9 +28,18 @@ def as_labels(y: Any, n: int, name: str) -> np.ndarray:
     return y.astype(np.float64)
 
 
-def as_features(X: Any, name: str, n_features: int | None = None) -> np.ndarray:
-    """A finite, C-contiguous float64 matrix, with ``n_features`` columns when given."""
-    X = np.ascontiguousarray(X, dtype=np.float64)
+def as_features(X: Any, name: str, n_features: int | None = None, dense: bool = False) -> Any:
+    """A finite, C-contiguous float64 matrix, with ``n_features`` columns when given.
+
+    scipy.sparse CSR or CSC stays sparse, as canonical CSR
+    (:func:`esmo.solver.sparse.as_csr`; other formats are refused, naming
+    ``.tocsr()``), unless ``dense``: then it is written out.
+    """
+    if sparse.is_sparse(X):
+        X = sparse.as_csr(X, name)
+        X = X.toarray() if dense else X
+    else:
+        X = np.ascontiguousarray(X, dtype=np.float64)
     if X.ndim != 2:
         raise ValueError(
             f"{name} must be a 2-D array (n_samples, n_features), got shape {X.shape}."
@@ -38,7 +49,7 @@ def as_features(X: Any, name: str, n_features: int | None = None) -> np.ndarray:
             f"{name} has {X.shape[1]} features but the training data has {n_features}; "
             "pass arrays with the same columns."
         )
-    if not np.isfinite(X).all():
+    if not sparse.is_sparse(X) and not np.isfinite(X).all():
         raise ValueError(f"{name} contains NaN or infinity; impute or drop those values first.")
     return X
 
@@ -76,8 +87,8 @@ def as_linear_term(linear_term: Any, n: int) -> np.ndarray:
     return p
 
 
-def as_problem(X: Any, y: Any) -> tuple[np.ndarray, np.ndarray]:
-    """The training arrays, checked: features, and labels of both classes."""
+def as_problem(X: Any, y: Any) -> tuple[Any, np.ndarray]:
+    """The training arrays, checked: features (dense, or sparse as CSR), labels of both classes."""
     X = as_features(X, "X")
     y = as_labels(y, X.shape[0], "y")
     if y.size == 0 or (y == y[0]).all():
@@ -94,15 +105,16 @@ def check_kernel_range(X: np.ndarray, kernel: str, kernel_dtype: type) -> None:
     makes the gradient infinite and rho NaN.
     """
     limit = _FLOAT32_MAX if kernel == "linear" and kernel_dtype == np.float32 else _FLOAT64_MAX
-    if X.size == 0:
+    if X.shape[0] * X.shape[1] == 0:
         return
     # |x|^2 <= d max_k x_k^2: below the limit, no norm can reach it (the common case, without
     # the norms' pass and numpy's error-state switch)
-    peak = max(float(X.max()), -float(X.min()))
+    peak = sparse.largest_abs(X)
     if peak * peak * X.shape[1] < limit:
         return
     with np.errstate(over="ignore"):
-        largest = float(np.max(np.einsum("ij,ij->i", X, X), initial=0.0))
+        norms = sparse.squared_norms(X) if sparse.is_sparse(X) else np.einsum("ij,ij->i", X, X)
+        largest = float(np.max(norms, initial=0.0))
     if not largest < limit:
         raise ValueError(
             f"The features' squared norms reach {largest:.3g}, beyond what the {kernel} kernel's "
@@ -112,19 +124,30 @@ def check_kernel_range(X: np.ndarray, kernel: str, kernel_dtype: type) -> None:
 
 
 def as_evaluation(
-    X_val: Any, y_val: Any, X_test: Any, y_test: Any, n_features: int
-) -> tuple[list[np.ndarray], np.ndarray, int]:
-    """The validation (then test) blocks, their labels concatenated, and the validation size."""
+    X_val: Any, y_val: Any, X_test: Any, y_test: Any, n_features: int, like: Any = None
+) -> tuple[list[Any], np.ndarray, int]:
+    """The validation (then test) blocks, their labels concatenated, and the validation size.
+
+    The blocks take the representation of ``like`` (the training points): CSR
+    when it is sparse, dense arrays otherwise.
+    """
     if X_val is None or y_val is None:
         raise ValueError("Early stopping needs validation data: pass X_val and y_val.")
-    X_val = as_features(X_val, "X_val", n_features)
+    X_val = _as_block(X_val, "X_val", n_features, like)
     if X_val.shape[0] == 0:
         raise ValueError("X_val is empty; early stopping needs at least one validation point.")
     blocks, labels = [X_val], [as_labels(y_val, X_val.shape[0], "y_val")]
     if (X_test is None) != (y_test is None):
         raise ValueError("X_test was given without y_test (or the reverse); pass both or neither.")
     if X_test is not None:
-        X_test = as_features(X_test, "X_test", n_features)
+        X_test = _as_block(X_test, "X_test", n_features, like)
         blocks.append(X_test)
         labels.append(as_labels(y_test, X_test.shape[0], "y_test"))
     return blocks, np.concatenate(labels), X_val.shape[0]
+
+
+def _as_block(X: Any, name: str, n_features: int, like: Any) -> Any:
+    """An evaluation block checked by :func:`as_features`, in the representation of ``like``."""
+    if sparse.is_sparse(like) and not sparse.is_sparse(X):
+        return sparse.csr_of(as_features(X, name, n_features))
+    return as_features(X, name, n_features, dense=not sparse.is_sparse(like))

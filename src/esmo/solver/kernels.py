@@ -1,18 +1,23 @@
 """Kernel functions in float64: matrices, the vectorised exp, sparse dot products, RBF exponents.
 
 The compiled pieces (:func:`exp_nonpositive`, :func:`sparse_dots`,
-:func:`rbf_exponents`) serve both the kernel-row store the solver reads
-(:mod:`esmo.solver.row_cache`) and fresh predictions
-(:mod:`esmo.solver.predictions`), so a kernel value is computed one way.
+:func:`point_dots`, :func:`rbf_exponents`, :func:`squared_norms`) serve both
+the kernel-row store the solver reads (:mod:`esmo.solver.row_cache`) and fresh
+predictions (:mod:`esmo.solver.predictions`), so a kernel value is computed one
+way, for dense and sparse points (:mod:`esmo.solver.sparse`) alike.
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 from scipy.linalg.blas import ddot
 
+from esmo.solver import sparse
 from esmo.solver.compile import jit
 from esmo.solver.params import KERNELS, check_parameters
 
@@ -23,14 +28,20 @@ def check_kernel(kernel: str, gamma: float) -> int:
     return KERNELS.index(kernel)
 
 
-def kernel_matrix(A: np.ndarray, B: np.ndarray, kernel: str, gamma: float = 1.0) -> np.ndarray:
+def kernel_matrix(A: Any, B: Any, kernel: str, gamma: float = 1.0) -> np.ndarray:
     """Kernel matrix ``K[a, b] = k(A[a], B[b])`` in float64, through one BLAS product.
 
     Linear: ``x.z``. RBF: ``exp(-gamma ||x - z||^2)`` with the squared distance
     expanded as ``|x|^2 + |z|^2 - 2 x.z`` (LIBSVM's formula) and clipped at 0
-    against cancellation, and the exp of :func:`exp_nonpositive`.
+    against cancellation, and the exp of :func:`exp_nonpositive`. When ``A`` or
+    ``B`` is scipy.sparse, the dot products are sums over the nonzero features
+    in feature order instead (:func:`sparse_kernel_matrix`): the same values up
+    to BLAS's summation order (to the bit where the products are exact, as on
+    binary features).
     """
     check_kernel(kernel, gamma)
+    if sparse.is_sparse(A) or sparse.is_sparse(B):
+        return sparse_kernel_matrix(A, B, kernel, gamma)
     A = np.ascontiguousarray(A, dtype=np.float64)
     B = np.ascontiguousarray(B, dtype=np.float64)
     if A.ndim != 2 or B.ndim != 2 or A.shape[1] != B.shape[1]:
@@ -50,17 +61,96 @@ def kernel_matrix(A: np.ndarray, B: np.ndarray, kernel: str, gamma: float = 1.0)
     return K
 
 
-def kernel_diagonal(X: np.ndarray, kernel: str) -> np.ndarray:
+def sparse_kernel_matrix(A: Any, B: Any, kernel: str, gamma: float = 1.0) -> np.ndarray:
+    """:func:`kernel_matrix` of points of which one or both are scipy.sparse, never densified.
+
+    Each column ``b`` is :func:`esmo.solver.sparse.csr_dots` of ``B[b]`` over the
+    points of ``A`` feature by feature; the RBF exponents and exp are the row
+    store's (:func:`rbf_exponents`, :func:`exp_nonpositive`) on squared norms
+    summed in feature order (:func:`squared_norms`).
+    """
+    A, B = sparse.csr_of(A, "A"), sparse.csr_of(B, "B")
+    if A.shape[1] != B.shape[1]:
+        raise ValueError(
+            "kernel_matrix needs two 2-D arrays with the same number of columns, got shapes "
+            f"{A.shape} and {B.shape}."
+        )
+    code = KERNELS.index(kernel)
+    sq_a = squared_norms(A) if code == 1 else np.empty(0)
+    sq_b = squared_norms(B) if code == 1 else np.empty(0)
+    A, B = sparse.shared_features([A, B])
+    return _sparse_kernel_columns(
+        sparse.csr_points(B), sparse.feature_major([A]), A.shape[0], sq_b, sq_a, code, gamma
+    )
+
+
+#: support vectors whose kernel columns are computed before they are written into ``K``
+_COLUMN_BLOCK = 64
+
+
+@jit
+def _sparse_kernel_columns(B, A_by_feature, n_a, sq_b, sq_a, kernel_code, gamma):
+    """``K[a, b]`` for the CSR rows ``B`` against the ``n_a`` feature-major points ``A``.
+
+    The columns of a block of ``B``'s rows are computed, then written into ``K``
+    row by row, so the writes run along ``K``'s rows.
+    """
+    n_b = B.indptr.shape[0] - 1
+    K = np.empty((n_a, n_b))
+    block = np.empty((_COLUMN_BLOCK, n_a))
+    for first in range(0, n_b, _COLUMN_BLOCK):
+        size = min(_COLUMN_BLOCK, n_b - first)
+        for j in range(size):
+            dots = sparse.csr_dots(B, first + j, A_by_feature, 0, n_a)
+            if kernel_code == 1:
+                rbf_exponents(dots, sq_b[first + j], sq_a, 0, gamma)
+                exp_nonpositive(dots, dots)
+            block[j] = dots
+        for a in range(n_a):
+            row = K[a, first : first + size]
+            for j in range(size):
+                row[j] = block[j, a]
+    return K
+
+
+def kernel_diagonal(X: Any, kernel: str) -> np.ndarray:
     """``K(x_i, x_i)`` in float64, as LIBSVM keeps this diagonal (``QD``) in double.
 
     For the linear kernel each ``x_i . x_i`` comes from BLAS ``ddot``, as in
     LIBSVM as scikit-learn builds it: the diagonal enters every curvature
     ``K_ii + K_jj - 2 K_ij`` unrounded, so its last bit (which depends on the
     summation order, and BLAS sums with fused multiply-adds) can change the path.
+    Sparse rows are written out a block at a time for ``ddot``
+    (:func:`esmo.solver.sparse.ddot_diagonal`), so both give the same diagonal.
     """
     if kernel == "rbf":
         return np.ones(X.shape[0])
+    if sparse.is_sparse(X):
+        return sparse.ddot_diagonal(X)
     return np.array([ddot(x, x) for x in X], dtype=np.float64)
+
+
+def squared_norms(X: Any) -> np.ndarray:
+    """``|x|^2`` of each row, its squares added in feature order (LIBSVM's ``dot(x, x)``).
+
+    The RBF kernel rows' norms (:mod:`esmo.solver.row_cache`); a dense row and
+    the same row as canonical CSR (:func:`esmo.solver.sparse.as_csr`) give the
+    same value to the bit, since adding ``0 * 0`` leaves a sum unchanged.
+    """
+    if sparse.is_sparse(X):
+        return sparse.squared_norms(X)
+    return _dense_squared_norms(np.ascontiguousarray(X, dtype=np.float64))
+
+
+@jit
+def _dense_squared_norms(X):
+    out = np.zeros(X.shape[0])
+    for r in range(X.shape[0]):
+        s = 0.0
+        for t in range(X.shape[1]):
+            s += X[r, t] * X[r, t]
+        out[r] = s
+    return out
 
 
 # exp(x) = 2^m e^r, m = round(x / ln 2), r = x - m ln 2, in arithmetic the compiler
@@ -155,6 +245,25 @@ def sparse_dots(xi, XT, start, stop):
             s += c3[k] * v3
             dots[k] = s
     return dots
+
+
+def point_dots(points, cols, i, start, stop):
+    """``x_i . x_k`` for the column points ``k`` in ``[start, stop)``: compiled code only.
+
+    ``points`` holds the rows (``x_i`` is row ``i``), ``cols`` the column points:
+    dense (a 2-D array and the points transposed: :func:`sparse_dots`) or sparse
+    (two :class:`~esmo.solver.sparse.SparsePoints`, the second feature-major:
+    :func:`esmo.solver.sparse.csr_dots`). numba picks the implementation by
+    type, so the dense loop compiles as it did before sparse points existed.
+    """
+    raise NotImplementedError("point_dots runs in compiled code only")
+
+
+@overload(point_dots)
+def _point_dots(points, cols, i, start, stop):
+    if isinstance(points, types.Array):
+        return lambda points, cols, i, start, stop: sparse_dots(points[i], cols, start, stop)
+    return lambda points, cols, i, start, stop: sparse.csr_dots(points, i, cols, start, stop)
 
 
 @jit

@@ -9,9 +9,12 @@ keeps such a sign only where a proven rounding bound says it is the fresh one.
 from __future__ import annotations
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
+from esmo.solver import sparse
 from esmo.solver.compile import jit
-from esmo.solver.kernels import exp_nonpositive, rbf_exponents, sparse_dots
+from esmo.solver.kernels import exp_nonpositive, point_dots, rbf_exponents
 
 
 @jit
@@ -22,12 +25,13 @@ def fresh_decisions(X_rows, sq_rows, XT, sq_cols, start, stop, kernel_code, gamm
     over the nonzero features of each support vector only (as kernel rows are):
     on sparse data a small share of a dense BLAS product's work. Each column's
     value depends on that column alone, so any subset of columns gives the same.
+    ``X_rows`` and ``XT`` are dense or sparse (:func:`~esmo.solver.kernels.point_dots`).
     """
     m = stop - start
     f = np.zeros(m)
     for s in range(sv.shape[0]):
         i = sv[s]
-        k = sparse_dots(X_rows[i], XT, start, stop)
+        k = point_dots(X_rows, XT, i, start, stop)
         if kernel_code == 1:
             rbf_exponents(k, sq_rows[i], sq_cols, start, gamma)
             exp_nonpositive(k, k)
@@ -64,7 +68,7 @@ def final_predictions(rows, sv, coef, n, rho, rows_hold_eval):
     """
     X_rows, XT, sq_all, data, slot_of = rows.X_all, rows.XT, rows.sq_all, rows.data, rows.slot_of
     kernel_code, gamma = rows.kernel_code, rows.gamma
-    m = XT.shape[1] - n
+    m = sq_all.shape[0] - n
     n_sv = sv.shape[0]
     certified = rows_hold_eval
     for s in range(n_sv):
@@ -100,10 +104,22 @@ def final_predictions(rows, sv, coef, n, rho, rows_hold_eval):
             n_uncertain += 1
     if n_uncertain > 0:
         cols = uncertain[:n_uncertain] + n
-        XT_u = np.ascontiguousarray(XT[:, cols])
+        XT_u = _columns(XT, cols, n + m)
         f = fresh_decisions(
             X_rows, sq_all, XT_u, sq_all[cols], 0, n_uncertain, kernel_code, gamma, sv, coef, rho
         )
         for u in range(n_uncertain):
             pred[uncertain[u]] = 1.0 if f[u] > 0.0 else -1.0
     return pred, n_uncertain
+
+
+def _columns(XT, cols, n_cols):
+    """The column points ``cols`` (ascending) of ``XT``, dense or sparse: compiled code only."""
+    raise NotImplementedError("_columns runs in compiled code only")
+
+
+@overload(_columns)
+def _columns_impl(XT, cols, n_cols):
+    if isinstance(XT, types.Array):
+        return lambda XT, cols, n_cols: np.ascontiguousarray(XT[:, cols])
+    return lambda XT, cols, n_cols: sparse.column_subset(XT, cols, n_cols)

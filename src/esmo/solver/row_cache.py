@@ -17,6 +17,14 @@ them while the budget left by the rows allows (:func:`fresh_sums`).
 ``float32`` is the default storage because LIBSVM stores ``Q`` in single
 precision (``Qfloat``): the same rounding is what makes our iteration counts
 agree with LIBSVM's, and it halves memory traffic in the solver's inner loops.
+
+Sparse training points (scipy CSR, :mod:`esmo.solver.sparse`) stay sparse: the
+store then holds them as CSR rows and the column points feature by feature, and
+a row's dot products are the same sums as for the dense points, to the bit
+(:func:`esmo.solver.kernels.point_dots`). Float64 storage keeps its BLAS
+products for dense points only; sparse points take the sums over their nonzero
+features with float64 storage too, so there a sparse fit equals LIBSVM's sparse
+one rather than the dense BLAS fit, up to the last bits.
 """
 
 from __future__ import annotations
@@ -25,9 +33,19 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
+from numba import types
+from numba.extending import overload
 
+from esmo.solver import sparse
 from esmo.solver.compile import jit
-from esmo.solver.kernels import exp_nonpositive, kernel_matrix, rbf_exponents, sparse_dots
+from esmo.solver.kernels import (
+    exp_nonpositive,
+    kernel_matrix,
+    point_dots,
+    rbf_exponents,
+    sparse_dots,
+    squared_norms,
+)
 from esmo.solver.params import SolverParams
 
 # rows per BLAS call when float64 storage fills every row up front; bounds the
@@ -58,7 +76,10 @@ class KernelRows(NamedTuple):
     them transposed, so a row is a sum of contiguous columns, and ``sq_all`` their
     squared norms. ``X_all`` holds the rows' own points: the training points, or
     with ``blas`` (float64 storage, which keeps BLAS products, see
-    :func:`build_kernel_rows`) every column point. ``data[slot_of[i]]`` is row
+    :func:`build_kernel_rows`) every column point. For sparse points ``X_all``
+    is the training points' CSR rows and ``XT`` the column points feature by
+    feature (both :class:`~esmo.solver.sparse.SparsePoints`): numba compiles the
+    loop for each representation. ``data[slot_of[i]]`` is row
     ``i`` when ``slot_of[i] >= 0``. The solver fills a slot the first time it
     needs a row; with ``resident`` every row has a slot of its own, otherwise the
     least recently used (``stamp``) is evicted when all are taken. ``clock`` holds
@@ -101,7 +122,8 @@ def build_kernel_rows(
     ``O(n_cols * nnz(x_i))``. Float32 storage (the default, LIBSVM's) rounds away
     the last-bit differences between summation orders. Float64 storage exposes
     them, so it keeps the BLAS products its reference results were computed with:
-    all rows up front with ``gemm`` when they fit, else ``gemv`` rows on demand.
+    all rows up front with ``gemm`` when they fit, else ``gemv`` rows on demand
+    (dense points only: sparse ones are never written out).
     Rows have room for the evaluation columns only with ``incremental`` (some
     configuration moves the decision values by them): a row store wider than
     the training columns costs a plain loop cache misses. With ``fresh_checks``
@@ -114,16 +136,20 @@ def build_kernel_rows(
     itemsize = np.dtype(dtype).itemsize
     budget = params.cache_size_mb * 2**20
     sq_all = np.zeros(n_cols)
-    # the transposed columns are written block by block: no concatenated copy
-    XT = np.empty((X_train.shape[1], n_cols))
-    start = 0
-    for b in blocks:
-        XT[:, start : start + b.shape[0]] = b.T
-        if code == 1:
-            sq_all[start : start + b.shape[0]] = np.einsum("ij,ij->i", b, b)
-        start += b.shape[0]
-    blas = np.dtype(dtype) == np.float64
-    X_all = np.concatenate(blocks) if blas and len(blocks) > 1 else X_train
+    if code == 1:
+        sq_all[:] = np.concatenate([squared_norms(b) for b in blocks])
+    if sparse.is_sparse(X_train):  # CSR blocks, as esmo.solver.inputs leaves them
+        narrow = sparse.shared_features(blocks)
+        X_all, XT, blas = sparse.csr_points(narrow[0]), sparse.feature_major(narrow), False
+    else:
+        # the transposed columns are written block by block: no concatenated copy
+        XT = np.empty((X_train.shape[1], n_cols))
+        start = 0
+        for b in blocks:
+            XT[:, start : start + b.shape[0]] = b.T
+            start += b.shape[0]
+        blas = np.dtype(dtype) == np.float64
+        X_all = np.concatenate(blocks) if blas and len(blocks) > 1 else X_train
     clock = np.zeros(N_CLOCK_SLOTS, dtype=np.int64)
     width = n_cols if incremental else n
     if blas and n * width * itemsize <= budget:
@@ -203,6 +229,24 @@ def _blas_dots(X_all, xi, n, n_cols):
     return dots
 
 
+def _row_dots(X_all, XT, blas, i, n, n_cols):
+    """``x_i . x_k`` for the first ``n_cols`` column points of the store: compiled code only."""
+    raise NotImplementedError("_row_dots runs in compiled code only")
+
+
+@overload(_row_dots)
+def _row_dots_impl(X_all, XT, blas, i, n, n_cols):
+    if not isinstance(X_all, types.Array):  # sparse points: never BLAS
+        return lambda X_all, XT, blas, i, n, n_cols: sparse.csr_dots(X_all, i, XT, 0, n_cols)
+
+    def dense(X_all, XT, blas, i, n, n_cols):
+        if blas:
+            return _blas_dots(X_all, X_all[i], n, n_cols)
+        return sparse_dots(X_all[i], XT, 0, n_cols)
+
+    return dense
+
+
 @jit(inline="always")
 def cached_slot(rows, i):
     """Row ``i``'s slot, its use stamped, when the store holds it; else -1 (then :func:`fill_slot`).
@@ -248,16 +292,13 @@ def compute_row(rows, i, n_cols, row):
     """Row ``i``'s first ``n_cols`` kernel values into ``row``, counted in ``clock``.
 
     Float32 storage computes the dot products with
-    :func:`~esmo.solver.kernels.sparse_dots`, float64 storage with BLAS.
+    :func:`~esmo.solver.kernels.sparse_dots` (:func:`esmo.solver.sparse.csr_dots`
+    for sparse points), float64 storage of dense points with BLAS.
     """
     clock = rows.clock
     clock[ROWS_COMPUTED] += 1
     clock[VALUES_COMPUTED] += n_cols
-    xi = rows.X_all[i]
-    if rows.blas:
-        dots = _blas_dots(rows.X_all, xi, rows.slot_of.shape[0], n_cols)
-    else:
-        dots = sparse_dots(xi, rows.XT, 0, n_cols)
+    dots = _row_dots(rows.X_all, rows.XT, rows.blas, i, rows.slot_of.shape[0], n_cols)
     if rows.kernel_code == 1:
         rbf_exponents(dots, rows.sq_all[i], rows.sq_all, 0, rows.gamma)
         exp_nonpositive(dots, row)
@@ -330,7 +371,7 @@ def fresh_sums(rows, alpha, y, n, m):
 @jit
 def _eval_values(rows, k, n, m):
     """Point ``k``'s float64 kernel values at the ``m`` evaluation columns."""
-    dots = sparse_dots(rows.X_all[k], rows.XT, n, n + m)
+    dots = point_dots(rows.X_all, rows.XT, k, n, n + m)
     if rows.kernel_code == 1:
         rbf_exponents(dots, rows.sq_all[k], rows.sq_all, n, rows.gamma)
         exp_nonpositive(dots, dots)

@@ -44,6 +44,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
+from esmo.solver import sparse
 from esmo.solver.compile import jit
 from esmo.solver.inputs import (
     as_evaluation,
@@ -409,10 +410,12 @@ def run_smo(
 
     The dual is LIBSVM's general form ``min 0.5 a'Qa + p'a, 0 <= a_t <= C_t,
     y'a = 0`` with ``C_t = C * sample_weight[t]`` and ``p = linear_term``
-    (default ``-1``: the plain hinge loss). ``state`` continues an earlier run
-    on the same problem (its ``result.state``) exactly, or starts from a seeded
-    one (:func:`warm_state`); it is updated in place. ``max_iter`` counts the
-    state's iterations too.
+    (default ``-1``: the plain hinge loss). ``X`` may be scipy.sparse (CSR or
+    CSC), kept sparse (:mod:`esmo.solver.sparse`): the same run as on
+    ``X.toarray()``, to the bit; the evaluation blocks then join it as CSR.
+    ``state`` continues an earlier run on the same problem (its
+    ``result.state``) exactly, or starts from a seeded one (:func:`warm_state`);
+    it is updated in place. ``max_iter`` counts the state's iterations too.
 
     With ``stop_when_all_stopped`` the run ends as soon as every configuration
     has stopped (a real early-stopped fit); otherwise it runs to convergence
@@ -442,14 +445,14 @@ def run_smo(
     configs = configs if configs is not None else NO_CONFIGS
     blocks, y_eval, n_val = [], np.empty(0), 0
     if len(configs) and (configs.needs_validation or X_val is not None):
-        blocks, y_eval, n_val = as_evaluation(X_val, y_val, X_test, y_test, X.shape[1])
+        blocks, y_eval, n_val = as_evaluation(X_val, y_val, X_test, y_test, X.shape[1], like=X)
     fresh = fresh_evaluation(configs, evaluation)
     rows = build_kernel_rows(
         X, blocks, params, incremental=not fresh.all(), fresh_checks=bool(fresh.any())
     )
     tr = make_tracker(configs, y_eval, n_val, p, stop_when_all_stopped, fresh)
     if len(blocks) and state.alpha.any():  # a warm start: the sums of its alphas
-        tr.S[:] = evaluation_sums(X, y, state.alpha, np.concatenate(blocks), params)
+        tr.S[:] = evaluation_sums(X, y, state.alpha, sparse.stack(blocks), params)
         tr.best_alpha[:] = state.alpha
     limit = params.iteration_limit(n)
     if len(configs):

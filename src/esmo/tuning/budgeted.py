@@ -56,12 +56,12 @@ from scipy import stats
 from sklearn.base import MetaEstimatorMixin, clone
 from sklearn.model_selection import ParameterSampler
 from sklearn.utils import check_random_state
-from sklearn.utils.validation import validate_data
 
 from esmo.early_stopping import J_HIGH, EarlyStopping
 from esmo.estimators import base
 from esmo.estimators.base import RefittedSearchMixin, SVMClassifierBase
 from esmo.estimators.smo_classifier import SMOClassifier
+from esmo.solver import sparse
 
 #: The hyperparameters the searches tune.
 SEARCHED = ("C", "gamma")
@@ -370,6 +370,7 @@ class BudgetedSVMSearch(RefittedSearchMixin, MetaEstimatorMixin, SVMClassifierBa
     """
 
     _es_params: dict[str, str] = {}  # early stopping is one parameter here, checked as such
+    _accept_sparse = sparse.SPARSE_FORMATS  # rows taken by index: CSR stays CSR
     _parameter_constraints: dict = {
         "estimator": [SMOClassifier, None],
         "param_distributions": [dict, None],
@@ -433,7 +434,7 @@ class BudgetedSVMSearch(RefittedSearchMixin, MetaEstimatorMixin, SVMClassifierBa
         """Search on ``(X, y)``: candidates scored on a holdout of it (or on ``X_val, y_val``)."""
         ledger = CostLedger()  # the search's own work starts here
         self._validate_params()
-        X, y = validate_data(self, X, y, dtype=np.float64, order="C")
+        X, y = self._validate_X(X, y)
         self._set_classes(y)
         space = search_space(self.param_distributions)
         self._smo = self._template()
