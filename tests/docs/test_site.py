@@ -128,6 +128,7 @@ def test_every_page_loads_every_link_resolves_every_figure_shows(tmp_path):
                     problems.append(f"{where}: {url} points outside the site's pages")
                 elif fragment not in ids:
                     problems.append(f"{where}: {url}: no element with id {fragment!r}")
+    problems = list(dict.fromkeys(problems))  # a link repeated on a page, once
     assert not problems, f"{len(problems)} problems:\n" + "\n".join(problems[:50])
 
     examples = sorted((REPO / "examples").rglob("plot_*.py"))
