@@ -3,8 +3,9 @@
 Each paper has a named target: the 2025 MSc thesis on early stopping inside SMO
 (``thesis``), MDL model selection without validation data (``mdl``), neural SVMs
 and kernel Pegasos (``nsvm``), SVM ensembles on a budget (``ensembles``) and
-gradient-based tuning of C, gamma and ARD weights (``gradient``); ``all`` runs
-them all. Each paper's protocol is docs/<paper>-protocol.md; the layout and the
+gradient-based tuning of C, gamma and ARD weights (``gradient``); the budget
+benchmark puts every method of the five on one protocol (``benchmark``); ``all``
+runs them all. Each paper's protocol is docs/<paper>-protocol.md; the layout and the
 data contracts are in docs/architecture.md. Run with
 `snakemake --profile profiles/default`.
 """
@@ -35,10 +36,12 @@ include: "workflow/rules/mdl/paper.smk"
 include: "workflow/rules/nsvm/paper.smk"
 include: "workflow/rules/ensembles/paper.smk"
 include: "workflow/rules/gradient/paper.smk"
+# The budget benchmark: every paper's method and the users' tools on one protocol.
+include: "workflow/rules/benchmark/paper.smk"
 
 
 rule all:
-    """Every paper's reproduction (the rules thesis, mdl, nsvm, ensembles and gradient)."""
+    """Every paper's reproduction (the rules thesis, mdl, nsvm, ensembles and gradient) and the benchmark."""
     default_target: True
     input:
         paper_products(),

@@ -34,7 +34,7 @@ LAYERS: dict[str, int] = {
     "esmo.papers.nsvm": 7,
     "esmo.papers.ensembles": 7,
     "esmo.papers.gradient": 7,
-    # the budget benchmark: every paper's method on one protocol, beside the papers
+    # the budget benchmark: every method package and the shared reproduction code, no paper
     "esmo.benchmark": 7,
 }
 
@@ -105,3 +105,15 @@ def test_the_rule_reports_a_forbidden_import(source, target):
     path = SRC / source
     probe = path.read_text() + f"\n\ndef _probe():\n    import {target}\n"
     assert len(violations(path, probe)) == 1
+
+
+def test_the_benchmark_imports_no_paper():
+    """esmo.benchmark compares the papers' methods through the library (and may share
+    esmo.papers.common), never through another paper's reproduction code."""
+    found = [
+        f"{path.relative_to(SRC)}:{line}: imports {target}"
+        for path in sorted((SRC / "esmo" / "benchmark").rglob("*.py"))
+        for line, target in imports(path, path.read_text())
+        if target.startswith("esmo.papers.") and package_of(target) != "esmo.papers.common"
+    ]
+    assert found == []

@@ -111,9 +111,11 @@ def test_schema_documents_and_bounds_every_key():
 
 
 def test_shared_sections_and_one_section_per_paper():
-    """datasets and solver are shared; every paper's keys are under its own section."""
+    """datasets and solver are shared; every paper's keys are under its own section, and the
+    benchmark's under ``benchmark``."""
     config = _load("config.yaml")
-    assert list(config) == ["datasets", "solver", "thesis", "mdl", "nsvm", "ensembles", "gradient"]
+    papers = ["thesis", "mdl", "nsvm", "ensembles", "gradient"]
+    assert list(config) == ["datasets", "solver", *papers, "benchmark"]
     assert list(config["thesis"]) == [
         "datasets",
         "synthetic",
@@ -127,6 +129,11 @@ def test_shared_sections_and_one_section_per_paper():
         "appendix_a",
         "illustrations",
     ]
+
+
+@pytest.mark.parametrize("name", ["benchmark-paper-scale.yaml", "gradient-paper-scale.yaml"])
+def test_paper_scale_configs_merge_into_valid_configs(name):
+    _validated(_merged(_load("config.yaml"), _load(name)))
 
 
 def test_reduced_config_merges_into_a_valid_config():
@@ -149,6 +156,7 @@ def test_the_configs_library_values_are_the_librarys():
     assert config["ensembles"]["variants"]["early_stopping"] == j_high
     assert config["gradient"]["inexact"]["searches"]["early_stopping"] == j_high
     assert config["gradient"]["tuner"]["sharpness"] == SMOOTHING_T
+    assert config["benchmark"]["early_stopping"] == j_high
 
 
 @pytest.mark.parametrize(
@@ -200,6 +208,22 @@ def test_bad_values_are_rejected_with_a_clear_message(patch, message):
         (
             {"gradient": {"tuner": {"sharpness": 5.0}}},
             "gradient.tuner.sharpness = 5.0 differs from the sharpness 10.0",
+        ),
+        (
+            {"benchmark": {"budgets": {"random_svc": {"n_iter": 0}}}},
+            "benchmark.budgets.random_svc.n_iter = 0 is below one fit; set it to 1 or more",
+        ),
+        (
+            {"benchmark": {"methods": ["grid_svc", "esmo_hyperbands"]}},
+            "benchmark.methods names 'esmo_hyperbands', which is not a method of the benchmark",
+        ),
+        (
+            {"benchmark": {"spaces": {"hpobench": {"log2_C": [10, -10]}}}},
+            "benchmark.spaces.hpobench.log2_C = [10, -10] is an empty range",
+        ),
+        (
+            {"benchmark": {"split": {"max_train": 100}}},
+            "benchmark.datasets: w1a's training part holds about 2 rows of its rarer class",
         ),
     ],
 )

@@ -49,7 +49,8 @@ def planned_jobs(workdir: Path, *args: str) -> dict[str, int]:
 
 def test_dry_run_of_the_full_config(tmp_path):
     counts = planned_jobs(tmp_path)
-    assert counts["download_libsvm"] == 10  # the thesis's 8, and a1a.t, splice.t (gradient)
+    # the thesis's 8, and a1a.t, splice.t (gradient), w1a.t (the benchmark's w8a)
+    assert counts["download_libsvm"] == 11
     assert counts["prepare_libsvm"] == 8
     assert counts["make_blobs"] == 7
     assert counts["make_splits"] == 15
@@ -80,7 +81,8 @@ def test_half_targets_split_the_reproduction(tmp_path):
 
 
 def test_paper_targets_make_up_the_whole_reproduction(tmp_path):
-    """all = thesis + ensembles + the other papers' own rules + the shared data summary."""
+    """all = thesis + ensembles + the other papers' and the benchmark's own rules + the shared
+    data summary."""
     everything = planned_jobs(tmp_path)
     thesis = planned_jobs(tmp_path, "thesis")
     ensembles = planned_jobs(tmp_path, "ensembles")
@@ -89,9 +91,10 @@ def test_paper_targets_make_up_the_whole_reproduction(tmp_path):
     everything.pop("total"), thesis.pop("total"), ensembles.pop("total")
     assert not set(thesis) & set(ensembles)
     # the MDL paper's E1 datasets are the thesis's, the NSVM paper makes its own data:
-    # both add only rules of their own; the gradient paper adds two LIBSVM test files
-    own = ("mdl", "nsvm", "gradient")
-    assert everything.pop("download_libsvm") == thesis.pop("download_libsvm") + 2
+    # both add only rules of their own; the gradient paper adds two LIBSVM test files, the
+    # benchmark one more (w1a.t); its UCI files are the ensembles'
+    own = ("mdl", "nsvm", "gradient", "benchmark")
+    assert everything.pop("download_libsvm") == thesis.pop("download_libsvm") + 3
     assert {**thesis, **ensembles} == {
         rule: n for rule, n in everything.items() if not rule.startswith(own)
     }
@@ -121,6 +124,25 @@ def test_gradient_target_plans_the_default_scale(tmp_path):
     assert gradient["download_libsvm"] == 8 and gradient["ensembles_download_uci"] == 1
     # beyond the paper: Splice, Adult and four E1 datasets, 2 seeds; the agreement on seed 0
     assert gradient["gradient_inexact_runs"] == 12 and gradient["gradient_inexact_agreement"] == 6
+
+
+def test_benchmark_target_plans_the_default_scale(tmp_path):
+    """Protocol sec 7: one split per (dataset, seed), one run per (dataset, seed, method)."""
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["benchmark"]
+    datasets, seeds, methods = config["datasets"], config["seeds"], config["methods"]
+    assert len(datasets) == 12 and len(methods) == 15
+    jobs = planned_jobs(tmp_path, "benchmark")
+    assert jobs["benchmark_split"] == len(datasets) * seeds
+    assert jobs["benchmark_run"] == len(datasets) * seeds * len(methods)
+    assert jobs["benchmark_collect"] == 1 and jobs["benchmark"] == 1
+    # the thesis's eight and a1a.t, w1a.t (a9a, w8a); MAGIC and Bank from the UCI mirror
+    assert jobs["download_libsvm"] == 10 and jobs["ensembles_download_uci"] == 2
+    assert "benchmark_mnist" not in jobs  # MNIST at paper scale only
+    paper = planned_jobs(
+        tmp_path, "benchmark", "--configfile", str(REPO / "config/benchmark-paper-scale.yaml")
+    )
+    assert paper["benchmark_split"] == 13 * 10 and paper["benchmark_mnist"] == 1
+    assert paper["benchmark_run"] == 13 * 10 * len(methods)
 
 
 def test_lint_has_no_findings(tmp_path):
@@ -939,3 +961,33 @@ def test_gradient_cells_do_not_depend_on_cores(reduced_run, tmp_path):
         ours = pd.read_csv(tmp_path / cell).drop(columns=timing)
         theirs = pd.read_csv(workdir / cell).drop(columns=timing)
         pd.testing.assert_frame_equal(ours, theirs)
+
+
+def test_reduced_run_produces_the_benchmark_records(reduced_run):
+    """One records table: every run's incumbents and its final model (docs/benchmark-protocol.md sec 4)."""
+    from esmo.benchmark.run import RECORD_COLUMNS
+
+    workdir, _ = reduced_run
+    cfg = yaml.safe_load((REPO / "config" / "test.yaml").read_text())["benchmark"]
+    records = pd.read_csv(workdir / "results" / "benchmark" / "records.csv")
+    assert list(records.columns) == RECORD_COLUMNS
+    ran = set(cfg["methods"]) - {"sklearnex_svc"}  # skipped without scikit-learn-intelex
+    assert set(records["method"]) <= set(cfg["methods"]) and ran <= set(records["method"])
+    assert set(records["dataset"]) == set(cfg["datasets"]) and set(records["seed"]) == {0}
+    for _, run in records.groupby(["dataset", "seed", "method"]):
+        assert list(run["step"]) == list(range(len(run)))
+        assert run["final"].iloc[-1] and not run["final"].iloc[:-1].any()
+        assert (run["cpu_seconds"].iloc[-1] >= run["cpu_seconds"]).all()
+        assert run["test_accuracy"].between(0, 1).all()
+    for dataset in cfg["datasets"]:
+        for method in cfg["methods"]:
+            assert (workdir / f"results/benchmark/runs/{dataset}/s0/{method}.csv").is_file()
+
+
+def test_benchmark_records_do_not_depend_on_cores(reduced_run, tmp_path):
+    """A run redone alone on one core: the same records, the CPU seconds aside."""
+    workdir, configs = reduced_run
+    run = "results/benchmark/runs/fourclass/s0/esmo_sh.csv"
+    snakemake(tmp_path, run, "--cores", "1", "--configfile", *configs)
+    ours = pd.read_csv(tmp_path / run).drop(columns="cpu_seconds")
+    pd.testing.assert_frame_equal(ours, pd.read_csv(workdir / run).drop(columns="cpu_seconds"))

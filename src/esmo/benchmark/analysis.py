@@ -60,26 +60,11 @@ import pandas as pd
 import scikit_posthocs
 from scipy import stats
 
+from esmo.benchmark.trace import RECORD_COLUMNS
 from esmo.papers.common.html import html_table
 from esmo.papers.common.reproduction import CLAIM_COLUMNS
 from esmo.papers.common.tables import require_columns
 
-#: The columns of an anytime record (protocol sec 4), in its order.
-RECORD_COLUMNS = [
-    "dataset",
-    "seed",
-    "method",
-    "step",
-    "cpu_seconds",
-    "n_iter",
-    "kernel_evaluations",
-    "n_evaluations",
-    "C",
-    "gamma",
-    "selection_score",
-    "test_accuracy",
-    "final",
-]
 RUN = ["dataset", "seed", "method"]
 BLOCK = ["dataset", "seed"]
 

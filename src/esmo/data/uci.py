@@ -337,20 +337,33 @@ def load(name: str, folder: str | os.PathLike[str]) -> Table:
     )
 
 
+def one_hot(
+    train: tuple[np.ndarray, np.ndarray], test: tuple[np.ndarray, np.ndarray]
+) -> tuple[np.ndarray, np.ndarray]:
+    """Numeric columns, then the categorical ones one-hot, categories learnt on ``train``.
+
+    Each part is (numeric, categorical). Categories unseen in training become
+    all zeros. The values are not scaled (:func:`preprocess` z-scores them).
+    """
+    if not train[1].shape[1]:
+        return np.asarray(train[0], np.float64), np.asarray(test[0], np.float64)
+    encoder = OneHotEncoder(handle_unknown="ignore", sparse_output=False, dtype=np.float64)
+    encoder.fit(train[1])
+    return (
+        np.hstack([train[0], encoder.transform(train[1])]),
+        np.hstack([test[0], encoder.transform(test[1])]),
+    )
+
+
 def preprocess(
     train: tuple[np.ndarray, np.ndarray], test: tuple[np.ndarray, np.ndarray]
 ) -> tuple[np.ndarray, np.ndarray]:
-    """One-hot encode then z-score, both learnt on ``train``; each part is (numeric, categorical).
+    """One-hot encode (:func:`one_hot`) then z-score, both learnt on ``train``; each part is
+    (numeric, categorical).
 
     Categories unseen in training become all zeros; a column constant in
     training becomes 0 (its std is taken as 1, as scikit-learn does).
     """
-    parts = []
-    if train[1].shape[1]:
-        encoder = OneHotEncoder(handle_unknown="ignore", sparse_output=False, dtype=np.float64)
-        encoder.fit(train[1])
-        parts = [encoder.transform(train[1]), encoder.transform(test[1])]
-    X_train = np.hstack([train[0], *parts[:1]]) if parts else np.asarray(train[0], np.float64)
-    X_test = np.hstack([test[0], *parts[1:]]) if parts else np.asarray(test[0], np.float64)
+    X_train, X_test = one_hot(train, test)
     scaler = StandardScaler().fit(X_train)
     return scaler.transform(X_train), scaler.transform(X_test)

@@ -264,8 +264,11 @@ class SuccessiveHalvingSVM(BudgetedSVMSearch):
 
     Parameters
     ----------
-    n_candidates : int
-        How many configurations are sampled for the first round.
+    n_candidates : int or 'exhaust'
+        How many configurations are sampled for the first round; 'exhaust'
+        (samples only): as many as the training part allows, the first round
+        training each on two rows of each class (scikit-learn's
+        ``HalvingRandomSearchCV`` has the same option).
     resource : {'n_samples', 'n_iter'}
         What a round's budget counts.
     eta : int
@@ -284,7 +287,7 @@ class SuccessiveHalvingSVM(BudgetedSVMSearch):
 
     _parameter_constraints: dict = {
         **BudgetedSVMSearch._parameter_constraints,
-        "n_candidates": _POSITIVE_INT,
+        "n_candidates": [*_POSITIVE_INT, StrOptions({"exhaust"})],
         "resource": [StrOptions(set(RESOURCES))],
         "eta": [Interval(Integral, 2, None, closed="left")],
         "max_resources": [*_POSITIVE_INT, StrOptions({"auto"})],
@@ -295,7 +298,7 @@ class SuccessiveHalvingSVM(BudgetedSVMSearch):
         estimator: SMOClassifier | None = None,
         param_distributions: dict | None = None,
         *,
-        n_candidates: int = 32,
+        n_candidates: int | str = 32,
         resource: str = "n_samples",
         eta: int = 2,
         max_resources: int | str = "auto",
@@ -308,7 +311,15 @@ class SuccessiveHalvingSVM(BudgetedSVMSearch):
         self.max_resources = max_resources
 
     def _plan(self, space, y_train):
-        candidates = sample_candidates(space, self.n_candidates, self.random_state)
+        n_candidates = self.n_candidates
+        if n_candidates == "exhaust":
+            if self.resource != "n_samples":
+                raise ValueError(
+                    "n_candidates='exhaust' counts the candidates the training rows allow; "
+                    "with resource='n_iter' give a number"
+                )
+            n_candidates = max(1, y_train.size // (MIN_PER_CLASS * np.unique(y_train).size))
+        candidates = sample_candidates(space, n_candidates, self.random_state)
         if self.resource == "n_iter":
             budget = _auto_max_resources(self.max_resources, y_train.size)
             return candidates, iteration_halving_schedule(len(candidates), budget, self.eta)
