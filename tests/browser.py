@@ -1,7 +1,8 @@
 """Headless Chromium driven through chromedriver's W3C WebDriver HTTP API (urllib only).
 
 Debian's ``chromium`` and ``chromium-driver`` packages; no browser is downloaded at
-run time. Used by the report test in ``test_workflow.py``.
+run time. Used by the report test in ``test_workflow.py`` and the documentation site's
+test, ``tests/docs/test_site.py``.
 """
 
 from __future__ import annotations
@@ -38,6 +39,21 @@ def find_chromium() -> tuple[str, str] | None:
         "/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").is_file() else None
     )
     return (browser, driver) if browser and driver else None
+
+
+def require_chromium() -> tuple[str, str]:
+    """Paths of chromium and chromedriver, or the current test stops: failed under CI
+    (``CI=true`` needs them), else skipped."""
+    import pytest
+    from conftest import on_ci
+
+    found = find_chromium()
+    if found is None:
+        message = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
+        if on_ci():
+            pytest.fail(f"{message}; CI=true needs them", pytrace=False)
+        pytest.skip(message)
+    return found
 
 
 def _free_port() -> int:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from importlib.metadata import version
+from importlib.metadata import metadata, version
 from pathlib import Path
 
 import yaml
@@ -31,4 +31,5 @@ def test_the_command_reports_it():
 
 def test_the_licence_is_the_one_the_package_declares():
     assert (REPO / "LICENSE").read_text().startswith("MIT License")
-    assert 'license = { text = "MIT" }' in (REPO / "pyproject.toml").read_text()
+    assert 'license = "MIT"' in (REPO / "pyproject.toml").read_text()
+    assert metadata("esmo")["License-Expression"] == "MIT"

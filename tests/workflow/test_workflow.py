@@ -797,17 +797,11 @@ def test_report_in_headless_chromium(reduced_run, tmp_path):
     (or this test's tmp_path) under report_screenshots/{html,zip}/."""
     import os
 
-    from browser import Browser, find_chromium
-    from conftest import on_ci
+    from browser import Browser, require_chromium
 
     from esmo.data.archive import extract_zip
 
-    found = find_chromium()
-    if found is None:
-        message = "chromium and chromium-driver are not installed (apt-get install chromium chromium-driver)"
-        if on_ci():
-            pytest.fail(f"{message}; CI=true needs them", pytrace=False)
-        pytest.skip(message)
+    found = require_chromium()
     workdir, configs = reduced_run
     html = tmp_path / "report.html"
     archive = tmp_path / "report.zip"

@@ -73,6 +73,9 @@ MNIST_DIGIT_COUNTS = (6903, 7877, 6990, 7141, 6824, 6313, 6876, 7293, 6825, 6958
 #: Where the MNIST pool (every image of the training pool and the test set) is kept.
 MNIST_POOL = "results/benchmark/data/mnist.npz"
 
+#: Every benchmark dataset by name, sec 1's registry (its sizes, its files, how it loads).
+#:
+#: :meta hide-value:
 DATASETS: dict[str, BenchmarkDataset] = {
     d.name: d
     for d in (

@@ -603,6 +603,9 @@ _ENSEMBLE = {"budget": ("n_subensembles", "train_proportion"), "counts": ("n_sub
 _GRADIENT = {"budget": ("max_fun",), "counts": ("max_fun",), "shared": ("n_folds",)}
 _N_ITER = {"budget": ("n_iter",), "counts": ("n_iter",)}
 
+#: Sec 5's methods by name, each with its adapter and the config keys it reads.
+#:
+#: :meta hide-value:
 METHODS: dict[str, Method] = {
     m.name: m
     for m in (

@@ -130,10 +130,13 @@ class SVMEnsembleClassifier(SVMClassifierBase):
     members_ : list of B lists of T fitted ``SMOClassifier`` (or constant models
         for a part holding one class)
     subensemble_params_ : ndarray (B, 2), each sub-ensemble's chosen (C, gamma)
-    grid_ : ndarray (GSize, 2); grid_scores_ : ndarray (B, GSize)
-    shares_ : list of B index arrays (D_b); share_folds_ : their 2-fold splits
-        (positions within D_b); parts_ : list of B lists of T index arrays
-    n_parts_ : T; share_rows_ : m
+    grid_ : ndarray (GSize, 2)
+    grid_scores_ : ndarray (B, GSize)
+    shares_ : list of B index arrays (D_b)
+    share_folds_ : their 2-fold splits (positions within D_b)
+    parts_ : list of B lists of T index arrays
+    n_parts_ : T
+    share_rows_ : m
     fits_ : dict of arrays, one entry per fit (:data:`esmo.ensembles.grid.FIT_FIELDS`)
     cost_, search_cost_, member_cost_ : dict of totals (fits, SMO iterations,
         kernel evaluations, CPU and wall seconds), overall and per stage

@@ -35,8 +35,7 @@ class PegasosClassifier(SVMClassifierBase):
         RBF width: ``K(a, b) = exp(-gamma ||a - b||^2)``; 'scale' and 'auto' are SVC's.
     n_steps : int
         T, the number of steps (samples drawn), >= 1.
-    early_stopping, n_iter_no_change, es_tol, validation_interval, es_metric,
-    restore_best, es_rule, validation_fraction :
+    early_stopping, n_iter_no_change, es_tol, validation_interval, es_metric, restore_best, es_rule, validation_fraction :
         As in :class:`~esmo.estimators.smo_classifier.SMOClassifier`, counted in
         steps: every ``validation_interval`` steps the validation objective of
         ``f_t`` is read.
@@ -45,10 +44,15 @@ class PegasosClassifier(SVMClassifierBase):
 
     Attributes
     ----------
-    classes_, alpha_ (violation counts, one per training row), support_,
-    support_vectors_, dual_coef_ (``alpha_j y_j / (lam T)``, positive for
-    ``classes_[1]``), lam_, gamma_, n_steps_ (T of the returned model),
-    n_violations_, stopped_early_, n_features_in_.
+    classes_, support_, support_vectors_
+    alpha_
+        Violation counts, one per training row.
+    dual_coef_
+        ``alpha_j y_j / (lam T)``, positive for ``classes_[1]``.
+    lam_, gamma_
+    n_steps_
+        T of the returned model.
+    n_violations_, stopped_early_, n_features_in_
     """
 
     _es_params = base.ES_PARAMS

@@ -70,9 +70,10 @@ class SMOClassifier(SVMClassifierBase):
     of a BLAS product: the dense input's values up to their last bits (to the
     bit where the products are exact, as on binary features).
 
-    Differences from SVC: no precomputed, polynomial or sigmoid kernels;
-    ``support_`` keeps the training order within a binary problem (SVC groups it
-    by class).
+    Differences from SVC: with ``probability=True`` Platt's sigmoid passes
+    through the origin (so ``predict_proba``'s most probable class is always
+    ``predict``'s); no precomputed, polynomial or sigmoid kernels; ``support_``
+    keeps the training order within a binary problem (SVC groups it by class).
 
     Parameters
     ----------
@@ -166,16 +167,23 @@ class SMOClassifier(SVMClassifierBase):
 
     Attributes
     ----------
-    classes_, support_, support_vectors_, n_support_, dual_coef_, intercept_,
-    coef_ (linear kernel), n_iter_, stopped_early_, max_iter_reached_,
-    max_time_reached_, stopped_by_callback_, rho_, gamma_, class_weight_,
-    n_kernel_evaluations_ (kernel values the fit computed; 0 for the reference solvers),
-    n_features_in_. With two classes,
-    ``decision_function(x) = dual_coef_ @ K(support_vectors_, x) + intercept_``;
-    a value >= 0 predicts ``classes_[1]`` (LIBSVM's rule). With more, the
-    attributes have SVC's one-vs-one layout (``dual_coef_`` of shape
-    ``(n_classes - 1, n_SV)``, one intercept per pair), ``n_iter_`` and the
-    stopping flags hold one value per pair, and ``estimators_`` the binary SVMs.
+    classes_, support_, support_vectors_, n_support_, dual_coef_, intercept_, rho_
+        The model. With two classes,
+        ``decision_function(x) = dual_coef_ @ K(support_vectors_, x) + intercept_``;
+        a value >= 0 predicts ``classes_[1]`` (LIBSVM's rule). With more, the
+        attributes have SVC's one-vs-one layout (``dual_coef_`` of shape
+        ``(n_classes - 1, n_SV)``, one intercept per pair). ``coef_`` (below) holds
+        the primal weights of the linear kernel.
+    n_iter_, stopped_early_, max_iter_reached_, max_time_reached_, stopped_by_callback_
+        The iterations of the fit and how it ended; with more than two classes,
+        one value per pair.
+    gamma_, class_weight_
+        The resolved ``gamma`` and class weights.
+    n_kernel_evaluations_
+        Kernel values the fit computed; 0 for the reference solvers.
+    estimators_
+        With more than two classes, the binary SVMs.
+    n_features_in_
     """
 
     # one-vs-one for more than two classes; classes_[0] is LIBSVM's internal +1

@@ -102,13 +102,25 @@ class GradientSearchCV(SVMClassifierBase):
 
     Attributes
     ----------
-    best_params_, best_score_ (the smoothed objective), cv_scores_ (hard pooled
-    error, weighted error and F at the best point), history_ (one entry per
-    evaluation, a dict of arrays like ``cv_results_``), n_evaluations_ (the paper's
-    nf), n_iter_ (L-BFGS-B iterations), cost_ (CPU seconds of the tuning on one BLAS
-    thread: SMO, the adjoint solves, the rest), termination_ (a name of
-    :data:`TERMINATIONS`), refit_seconds_, model_ (the refit :class:`~esmo.hypergradient.model.KernelSVM`),
-    classes_.
+    best_params_
+    best_score_
+        The smoothed objective.
+    cv_scores_
+        Hard pooled error, weighted error and F at the best point.
+    history_
+        One entry per evaluation, a dict of arrays like ``cv_results_``.
+    n_evaluations_
+        The paper's nf.
+    n_iter_
+        L-BFGS-B iterations.
+    cost_
+        CPU seconds of the tuning on one BLAS thread: SMO, the adjoint solves, the rest.
+    termination_
+        A name of :data:`TERMINATIONS`.
+    refit_seconds_
+    model_
+        The refit :class:`~esmo.hypergradient.model.KernelSVM`.
+    classes_
     """
 
     _parameter_constraints: dict = {

@@ -115,10 +115,15 @@ class MDLSearch(RefittedSearchMixin, MetaEstimatorMixin, SVMClassifierBase):
 
     Attributes
     ----------
-    best_params_, best_index_, best_description_length_, best_score_ (``-DL`` in
-    bits, so that higher is better as in scikit-learn), best_estimator_,
-    cv_results_ (dict of arrays), cost_ (fits, SMO iterations, seconds),
-    refit_time_, classes_, n_features_in_.
+    best_params_, best_index_, best_description_length_
+    best_score_
+        ``-DL`` in bits, so that higher is better as in scikit-learn.
+    best_estimator_
+    cv_results_
+        Dict of arrays.
+    cost_
+        Fits, SMO iterations, seconds.
+    refit_time_, classes_, n_features_in_
     """
 
     _accept_sparse = sparse.SPARSE_FORMATS

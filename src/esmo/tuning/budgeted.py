@@ -356,17 +356,26 @@ class BudgetedSVMSearch(RefittedSearchMixin, MetaEstimatorMixin, SVMClassifierBa
 
     Attributes
     ----------
-    best_params_, best_score_ (holdout accuracy), best_index_ (into
-    ``cv_results_``), best_estimator_ (with ``refit``), cv_results_ (one entry
-    per evaluation: ``params``, ``param_C``, ``param_gamma``, ``config_id``,
-    ``mean_test_score``, ``std_test_score``, ``split0_test_score``,
-    ``rank_test_score`` (rank 1 is ``best_index_``; by budget, then score),
-    ``n_iter``, ``kernel_evaluations``, ``cpu_seconds``, ``stopped_early``,
-    ``max_iter_reached``, and each search's own), cost_ (``cpu_seconds``,
-    ``n_iter``, ``kernel_evaluations``, ``n_evaluations``, ``n_fits`` of the
-    whole fit, and the refit's ``refit_cpu_seconds``, ``refit_n_iter``,
-    ``refit_kernel_evaluations``), trace_ (:data:`TRACE_COLUMNS`), classes_,
-    n_features_in_.
+    best_params_
+    best_score_
+        Holdout accuracy.
+    best_index_
+        Into ``cv_results_``.
+    best_estimator_
+        With ``refit``.
+    cv_results_
+        One entry per evaluation: ``params``, ``param_C``, ``param_gamma``, ``config_id``,
+        ``mean_test_score``, ``std_test_score``, ``split0_test_score``,
+        ``rank_test_score`` (rank 1 is ``best_index_``; by budget, then score),
+        ``n_iter``, ``kernel_evaluations``, ``cpu_seconds``, ``stopped_early``,
+        ``max_iter_reached``, and each search's own.
+    cost_
+        ``cpu_seconds``, ``n_iter``, ``kernel_evaluations``, ``n_evaluations``,
+        ``n_fits`` of the whole fit, and the refit's ``refit_cpu_seconds``,
+        ``refit_n_iter``, ``refit_kernel_evaluations``.
+    trace_
+        :data:`TRACE_COLUMNS`.
+    classes_, n_features_in_
     """
 
     _es_params: dict[str, str] = {}  # early stopping is one parameter here, checked as such

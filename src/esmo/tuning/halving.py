@@ -10,18 +10,18 @@ shape follows scikit-learn's: round t fits ``k_t`` candidates on a budget
 
 What the two callers pass:
 
-==============  ==========================================  ==========================================
-argument        thesis (E4)                                 ensembles paper (sec 7)
-==============  ==========================================  ==========================================
-schedule        ``search.successive_halving_schedule``:     ``grid.halving_schedule``: ``k_t >= 2``,
-                ``floor(k / 2**t)`` down to one, each on    each on ``round(n / k_t)`` rows, at least
-                ``floor(n / k_t)`` rows                     ``min_samples``
-subsample       :func:`stratified_rows`, ``draw="resample"``  :func:`stratified_rows`, ``draw="rounded"``
-                (a ``RandomState``)                         (a ``Generator``)
-fit_and_score   a timed ``fit`` and validation accuracy;    ``FitLog.fit``: cost recorded in the log;
-                the cost is the trial record                the cost is the log's record
-tie             ``"first"``                                 ``"first"``
-==============  ==========================================  ==========================================
+==============  ==============================================  ==============================================
+argument        thesis (E4)                                     ensembles paper (sec 7)
+==============  ==============================================  ==============================================
+schedule        ``search.successive_halving_schedule``:         ``grid.halving_schedule``: ``k_t >= 2``,
+                ``floor(k / 2**t)`` down to one, each on        each on ``round(n / k_t)`` rows, at least
+                ``floor(n / k_t)`` rows                         ``min_samples``
+subsample       :func:`stratified_rows`, ``draw="resample"``    :func:`stratified_rows`, ``draw="rounded"``
+                (a ``RandomState``)                             (a ``Generator``)
+fit_and_score   a timed ``fit`` and validation accuracy;        ``FitLog.fit``: cost recorded in the log;
+                the cost is the trial record                    the cost is the log's record
+tie             ``"first"``                                     ``"first"``
+==============  ==============================================  ==============================================
 
 The searches of :mod:`esmo.tuning.estimators` with SMO iterations as the
 budget run the same loop: Li et al.'s geometric rounds as the schedule, the

@@ -297,8 +297,8 @@ def claims(
 ) -> pd.DataFrame:
     """The seven claims of docs/gradient-protocol.md sec 6, each with the measure it is judged on and the verdict.
 
-    The rules (fixed before any run): (1) |mean paired Grad - Grid test error| <=
-    its sd in every (dataset, n_trg); (2) Grad's mean nf <= 30 and Grid/Grad cpu
+    The rules (fixed before any run): (1) ``|mean paired Grad - Grid test error|
+    <=`` its sd in every (dataset, n_trg); (2) Grad's mean nf <= 30 and Grid/Grad cpu
     > 1 everywhere, rising with n_trg per dataset; (3) Grad-ARD's mean paired
     test error below Grad's in every cell, its extra cpu below Grid's; (4) the
     tuned-threshold gain in CV and test F above the sd of the paired gains; (5)

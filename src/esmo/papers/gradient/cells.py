@@ -105,8 +105,9 @@ def grid_axes(grid: Mapping[str, Mapping[str, float]]) -> tuple[np.ndarray, np.n
 def hard_measures(y: np.ndarray, pred: np.ndarray, negative_cost: float) -> dict[str, float]:
     """Error rate (%), F-measure of +1 and weighted error rate (%) of hard predictions.
 
-    wer = (n_+ - tp + lambda fp) / (n_+ + lambda n_-) is the error with weight
-    1 on positives and lambda on negatives (docs/gradient-protocol.md sec 2); F = 2tp / (n_+ + tp + fp) is F1.
+    ``wer = (n_+ - tp + lambda fp) / (n_+ + lambda n_-)`` is the error with weight
+    1 on positives and lambda on negatives (docs/gradient-protocol.md sec 2);
+    ``F = 2tp / (n_+ + tp + fp)`` is F1.
     """
     weights = np.where(np.asarray(y) == 1, 1.0, float(negative_cost))
     return {
@@ -309,7 +310,7 @@ def weighted_error_cell(
 ) -> tuple[dict[str, Any], pd.DataFrame]:
     """Table 3: the smoothed weighted error (lambda = ``negative_cost``) with method 1-4.
 
-    Method 2 fixes C_- = lambda C_+ through ``class_weight``; gamma is tuned
+    Method 2 fixes ``C_- = lambda C_+`` through ``class_weight``; gamma is tuned
     by all four; the top half (``tune_threshold``) tunes theta_0 too.
     """
     spec = WEIGHTED_METHODS[method]
