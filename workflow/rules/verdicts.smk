@@ -3,7 +3,7 @@
 #: Each paper's judged numbers and, where it has them, its judged claims.
 JUDGED_TABLES = {
     "thesis": ("results/reproduction.csv", "results/reproduction_claims.csv"),
-    "mdl": ("results/mdl/reproduction.csv", None),
+    "mdl": ("results/mdl/reproduction.csv", "results/mdl/claims.csv"),
     "nsvm": ("results/nsvm/reproduction.csv", None),
     "ensembles": ("results/ensembles/reproduction.csv", None),
     "gradient": ("results/gradient/reproduction.csv", "results/gradient/claims.csv"),

@@ -143,10 +143,16 @@ rule mdl_reproduction:
         rules=workflow.source_path("../../data/mdl/rules.csv"),
         table_2="results/mdl/table_2.csv",
         comparison="results/mdl/splits/comparison.csv",
+        sensitivity="results/mdl/sensitivity.csv",
     output:
         table=report(
             "results/mdl/reproduction.csv",
             caption="../../report/mdl/reproduction.rst",
+            category="MDL",
+        ),
+        claims=report(
+            "results/mdl/claims.csv",
+            caption="../../report/mdl/claims.rst",
             category="MDL",
         ),
         html=report(

@@ -8,9 +8,9 @@ import pandas as pd
 
 from esmo.papers.common.html import reproduction_html
 from esmo.papers.common.job_log import job_log
-from esmo.papers.common.judging import judge_paper, summary_line
+from esmo.papers.common.judging import judge_claims, judge_paper, summary_line
 from esmo.papers.common.reproduction import load_paper_values
-from esmo.papers.mdl.analysis import METRICS
+from esmo.papers.mdl.analysis import METRICS, sensitivity_claims
 
 with job_log(snakemake.log[0], "MDL reproduction table"):
     inp = snakemake.input
@@ -27,6 +27,8 @@ with job_log(snakemake.log[0], "MDL reproduction table"):
         ours[f"claim.mdl_minus_cv.{metric}"] = float(comparison.loc[metric, "mean_difference"])
     table = judge_paper(paper, ours, inp.rules, values_source=inp.paper)
     table.to_csv(snakemake.output.table, index=False)
-    summary = summary_line(table)
-    Path(snakemake.output.html).write_text(reproduction_html(table, summary=summary))
+    claims = judge_claims(sensitivity_claims(pd.read_csv(inp.sensitivity)))
+    claims.to_csv(snakemake.output.claims, index=False)
+    summary = summary_line(table, claims)
+    Path(snakemake.output.html).write_text(reproduction_html(table, claims, summary))
     logging.info("%s\n%s", summary, table.to_string())

@@ -1,0 +1,26 @@
+"""The MDL paper's analysis: the sensitivity grids judged as claims (esmo.papers.mdl.analysis)."""
+
+import pandas as pd
+import pytest
+
+from esmo.papers.mdl.analysis import sensitivity_claims
+
+
+def test_the_sensitivity_claims_fail_on_a_majority_class_pick():
+    """Recall 0 (every test point benign) fails the claim; any malignant point found holds it."""
+    rows = [
+        ("wide_c", "cv", 2.0, 0.0158, 0.965, 0.952),
+        ("wide_c", "mdl", 0.03125, 1.0, 0.632, 0.0),
+        ("wide", "cv", 128.0, 0.0045, 0.947, 0.905),
+        ("wide", "mdl", 4.0, 0.01, 0.95, 1 / 42),
+    ]
+    table = pd.DataFrame(rows, columns=["grid", "method", "C", "gamma", "accuracy", "recall"])
+    claims = sensitivity_claims(table).set_index("claim")
+    assert not claims.loc["sensitivity.wide_c.mdl_selects_a_working_classifier", "holds"]
+    assert claims.loc["sensitivity.wide.mdl_selects_a_working_classifier", "holds"]
+    assert (
+        "recall 0.000"
+        in claims.loc["sensitivity.wide_c.mdl_selects_a_working_classifier", "measure"]
+    )
+    with pytest.raises(ValueError, match="lacks the mdl or the cv row"):
+        sensitivity_claims(table[table["method"] == "cv"])
