@@ -163,6 +163,14 @@ def test_the_configs_library_values_are_the_librarys():
     ("patch", "message"),
     [
         ({"datasets": {"normalise": "global"}}, "'global' is not one of"),
+        (
+            {"thesis": {"sweeps": {"check": {"n_svm": 3, "n_es": 101}}}},
+            "thesis.sweeps.check.n_es = 101 exceeds thesis.sampling.n_es_configs = 100",
+        ),
+        (
+            {"thesis": {"sweeps": {"chunk_size": 2, "check": {"n_svm": 3, "n_es": 10}}}},
+            "thesis.sweeps.check.n_svm = 3 exceeds the 2 SVM configurations of the first",
+        ),
         ({"datasets": {"retries": 0}}, "less than the minimum of 1"),
         ({"datasets": {"mirror": ""}}, "should be non-empty"),
         ({"datasets": {"base_url": "www.example.org"}}, "does not match"),
@@ -193,11 +201,13 @@ def test_bad_values_are_rejected_with_a_clear_message(patch, message):
             "thesis.scoring.high_complexity names ['w1a']",
         ),
         ({"datasets": {"normalise": "global"}}, "'global' is not one of"),
-        # passed the dry run and failed mid-run before (issue 35, item 8)
         (
-            {"ensembles": {"table1": {"train_proportions": [0.001]}}},
-            "ensembles.table1.train_proportions on bank (n = 10000): train_proportion=0.001 "
-            "leaves on average 1.17 rows of class 1 (of 1170)",
+            {"thesis": {"sweeps": {"check": {"n_svm": 3, "n_es": 101}}}},
+            "thesis.sweeps.check.n_es = 101 exceeds thesis.sampling.n_es_configs = 100",
+        ),
+        (
+            {"thesis": {"sweeps": {"chunk_size": 2, "check": {"n_svm": 3, "n_es": 10}}}},
+            "thesis.sweeps.check.n_svm = 3 exceeds the 2 SVM configurations of the first",
         ),
         # passed the dry run and failed mid-run before (issue 35, item 8)
         (

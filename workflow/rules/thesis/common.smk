@@ -35,6 +35,19 @@ def thesis_config_problems(cfg):
                 f"thesis.scoring.{key} names {outside}, which thesis.datasets.e1 does not "
                 "use; list only E1 datasets there"
             )
+    check, sampling = thesis["sweeps"]["check"], thesis["sampling"]
+    first_job = min(thesis["sweeps"]["chunk_size"], sampling["n_svm_configs"])
+    if check["n_svm"] > first_job:
+        problems.append(
+            f"thesis.sweeps.check.n_svm = {check['n_svm']} exceeds the {first_job} SVM "
+            "configurations of the first sweep job (thesis.sweeps.chunk_size, "
+            "thesis.sampling.n_svm_configs); use at most that many"
+        )
+    if check["n_es"] > sampling["n_es_configs"]:
+        problems.append(
+            f"thesis.sweeps.check.n_es = {check['n_es']} exceeds thesis.sampling.n_es_configs "
+            f"= {sampling['n_es_configs']}; use at most that many"
+        )
     return problems
 
 

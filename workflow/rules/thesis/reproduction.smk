@@ -17,6 +17,7 @@ rule reproduction:
         e4_scores="results/e4/scores.csv",
         solvers="results/appendix_a/solvers.csv",
         orderings="results/appendix_a/orderings.csv",
+        sweep_check="results/e1/sweep_check.csv",
     output:
         table=report(
             "results/reproduction.csv",

@@ -97,3 +97,39 @@ rule random_search:
         runtime=30,
     script:
         "../../scripts/thesis/random_search.py"
+
+
+rule sweep_check:
+    """The one-run sweep against separate early-stopped fits, on E1's first dataset, run 0."""
+    input:
+        data=f"results/data/{THESIS['datasets']['e1'][0]}.npz",
+        splits=f"results/splits/{THESIS['datasets']['e1'][0]}.npz",
+        svm="results/configs/svm_rbf.csv",
+        es="results/configs/es.csv",
+        sweep=f"results/sweeps/es/{THESIS['datasets']['e1'][0]}/rbf/fold0_chunk0.csv",
+    output:
+        report(
+            "results/e1/sweep_check.csv",
+            caption="../../report/thesis/sweep_check.rst",
+            category="E1",
+        ),
+    log:
+        "logs/e1/sweep_check.log",
+    conda:
+        ENV_ESMO
+    threads: 1
+    resources:
+        mem_mb=lambda wildcards: int(2000 + 2 * config["solver"]["cache_size_mb"]),
+        runtime=60,
+    params:
+        dataset=THESIS["datasets"]["e1"][0],
+        n_svm=THESIS["sweeps"]["check"]["n_svm"],
+        n_es=THESIS["sweeps"]["check"]["n_es"],
+        chunk_size=THESIS["sweeps"]["chunk_size"],
+        max_iter=config["solver"]["max_iter"],
+        cache_size_mb=config["solver"]["cache_size_mb"],
+        shrinking=config["solver"]["shrinking"],
+        normalise=config["datasets"]["normalise"],
+        rule=THESIS["early_stopping_rule"],
+    script:
+        "../../scripts/thesis/sweep_check.py"

@@ -21,6 +21,7 @@ from esmo.papers.thesis.reproduction import (
 )
 from esmo.papers.thesis.scoring import selected_configuration, selected_configurations
 from esmo.papers.thesis.solver_comparison import ordering_claims
+from esmo.papers.thesis.sweep_check import sweep_claim
 
 
 def beta_key(beta: float) -> str:
@@ -68,6 +69,7 @@ with job_log(snakemake.log[0], "reproduction table"):
             e1_claims(pd.read_csv(inp.wins)),
             hpo_claims(hpo_scores),
             ordering_claims(pd.read_csv(inp.orderings)),
+            sweep_claim(pd.read_csv(inp.sweep_check), "E1's first dataset, run 0"),
         ],
         ignore_index=True,
     )
