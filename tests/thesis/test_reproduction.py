@@ -19,6 +19,7 @@ from esmo.papers.thesis.reproduction import (
     LABEL,
     e1_claims,
     es_configuration_values,
+    headline_claims,
     hpo_claims,
     hpo_values,
     solver_values,
@@ -282,3 +283,34 @@ def test_every_thesis_value_has_a_rule(thesis):
     assert len(judged) == len(thesis)
     # rows that cannot fail are listed apart: 6 rejection counts and 2 p-values (issue 34)
     assert (judged["status"] == "consequence").sum() == 6
+
+
+def _e1_scores(margins: dict[tuple[str, str, int], float], n_datasets: int = 6) -> pd.DataFrame:
+    """E1 scores at beta 0.995: reference 0.9 everywhere, each (metric, dataset, es_id) at
+    0.9 + its margin (0 where not given), on ``n_datasets`` datasets and 3 configurations."""
+    rows = []
+    for d in range(n_datasets):
+        for metric in ("accuracy", "hinge"):
+            for es_id in range(3):
+                margin = margins.get((metric, f"d{d}", es_id), 0.0)
+                rows.append((f"d{d}", "rbf", metric, es_id, 0.995, 0.9 + margin, 0.9))
+    return pd.DataFrame(
+        rows, columns=["dataset", "kernel", "metric", "es_id", "beta", "score", "score_ref"]
+    )
+
+
+def test_e1s_headline_claims_read_each_dataset_and_each_configuration():
+    # accuracy: a different configuration wins on each dataset; hinge: configuration 2
+    # wins on five datasets, configuration 1 on the sixth only
+    margins = {("accuracy", f"d{d}", d % 3): 0.01 for d in range(6)}
+    margins |= {("hinge", f"d{d}", 2): 0.01 for d in range(5)} | {("hinge", "d5", 1): 0.01}
+    claims = headline_claims(_e1_scores(margins)).set_index("claim")["holds"]
+    assert claims["e1.rbf.some_configuration_wins_on_every_dataset"]
+    assert not claims["appendix_b.rbf.hinge_configuration_wins_everywhere"]
+    margins[("hinge", "d5", 2)] = 0.01  # now configuration 2 wins everywhere
+    margins[("accuracy", "d4", 1)] = 0.0  # and dataset 4 has no accuracy winner
+    claims = headline_claims(_e1_scores(margins)).set_index("claim")["holds"]
+    assert not claims["e1.rbf.some_configuration_wins_on_every_dataset"]
+    assert claims["appendix_b.rbf.hinge_configuration_wins_everywhere"]
+    # the thesis speaks of its six datasets: a smaller run leaves the claims unjudged
+    assert headline_claims(_e1_scores(margins, n_datasets=3))["holds"].isna().all()

@@ -11,6 +11,7 @@ rule reproduction:
         table_5_1="results/e1/table_5_1.csv",
         table_5_2="results/e1/table_5_2.csv",
         wins="results/e1/wins.csv",
+        e1_scores="results/e1/scores.csv",
         wilcoxon="results/e1/wilcoxon.csv",
         e4_selection="results/e4/selection.csv",
         e3_scores="results/e3/scores.csv",

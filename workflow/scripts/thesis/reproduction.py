@@ -13,6 +13,7 @@ from esmo.papers.thesis.reproduction import (
     LABEL,
     e1_claims,
     es_configuration_values,
+    headline_claims,
     hpo_claims,
     hpo_values,
     solver_values,
@@ -66,6 +67,7 @@ with job_log(snakemake.log[0], "reproduction table"):
     numbers = judge_numbers(table, rules, explanations, label=LABEL, source=inp.rules)
     claims = pd.concat(
         [
+            headline_claims(pd.read_csv(inp.e1_scores)),
             e1_claims(pd.read_csv(inp.wins)),
             hpo_claims(hpo_scores),
             ordering_claims(pd.read_csv(inp.orderings)),
