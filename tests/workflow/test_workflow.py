@@ -82,11 +82,12 @@ def test_half_targets_split_the_reproduction(tmp_path):
 
 def test_paper_targets_make_up_the_whole_reproduction(tmp_path):
     """all = thesis + ensembles + the other papers' and the benchmark's own rules + the shared
-    data summary."""
+    data summary and the verdicts over every paper."""
     everything = planned_jobs(tmp_path)
     thesis = planned_jobs(tmp_path, "thesis")
     ensembles = planned_jobs(tmp_path, "ensembles")
     assert everything.pop("all") == 1 and everything.pop("data_summary") == 1
+    assert everything.pop("verdicts") == 1
     assert thesis.pop("thesis") == 1 and ensembles.pop("ensembles") == 1
     everything.pop("total"), thesis.pop("total"), ensembles.pop("total")
     assert not set(thesis) & set(ensembles)
