@@ -937,7 +937,9 @@ def test_reduced_run_compares_the_inner_solves(reduced_run):
     assert scores["best_score"].sum() >= 1
     agreement = pd.read_csv(out / "agreement.csv")
     assert set(agreement["point"]) == {"start", "mid_path", "optimum"}
-    assert agreement["cosine"].between(-1.0, 1.0).all()
+    # each statistic under its own name (issue 34, item 7)
+    assert agreement["cosine_mean"].between(-1.0, 1.0).all()
+    assert (agreement["cosine_min"] <= agreement["cosine_mean"]).all()
     assert (out / "agreement.png").stat().st_size > 10_000
 
 

@@ -80,7 +80,11 @@ def savings(runs: pd.DataFrame) -> pd.DataFrame:
 
 
 def agreement_summary(agreement: pd.DataFrame) -> pd.DataFrame:
-    """Per path point, start and solve: the mean iteration share, cosine and relative error over draws."""
+    """Per path point, start and solve, over the draws: each statistic named by what it is.
+
+    ``iteration_share_mean``, ``cosine_mean`` and ``cosine_min`` (the worst draw: one
+    reversed direction hides in a mean) and ``relative_error_median``.
+    """
     require_columns(
         agreement,
         ["point", "start", "solve", "iteration_share", "cosine", "relative_error"],
@@ -90,10 +94,10 @@ def agreement_summary(agreement: pd.DataFrame) -> pd.DataFrame:
         agreement.groupby(["point", "start", "solve"], sort=False)
         .agg(
             draws=("cosine", "size"),
-            iteration_share=("iteration_share", "mean"),
-            cosine=("cosine", "mean"),
-            min_cosine=("cosine", "min"),
-            relative_error=("relative_error", "median"),
+            iteration_share_mean=("iteration_share", "mean"),
+            cosine_mean=("cosine", "mean"),
+            cosine_min=("cosine", "min"),
+            relative_error_median=("relative_error", "median"),
         )
         .reset_index()
     )
