@@ -163,14 +163,6 @@ def test_the_configs_library_values_are_the_librarys():
     ("patch", "message"),
     [
         ({"datasets": {"normalise": "global"}}, "'global' is not one of"),
-        (
-            {"thesis": {"sweeps": {"check": {"n_svm": 3, "n_es": 101}}}},
-            "thesis.sweeps.check.n_es = 101 exceeds thesis.sampling.n_es_configs = 100",
-        ),
-        (
-            {"thesis": {"sweeps": {"chunk_size": 2, "check": {"n_svm": 3, "n_es": 10}}}},
-            "thesis.sweeps.check.n_svm = 3 exceeds the 2 SVM configurations of the first",
-        ),
         ({"datasets": {"retries": 0}}, "less than the minimum of 1"),
         ({"datasets": {"mirror": ""}}, "should be non-empty"),
         ({"datasets": {"base_url": "www.example.org"}}, "does not match"),

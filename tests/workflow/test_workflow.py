@@ -950,7 +950,9 @@ def test_a_gradient_setting_reruns_only_the_cells_that_read_it(reduced_run, tmp_
     rows.write_text(yaml.safe_dump({"gradient": {"fig1": {"contour_test_rows": 400}}}))
     jobs = planned_jobs(workdir, "--configfile", *configs, str(rows))
     rerun = ["gradient_cell", "gradient_collect", "gradient_tables", "gradient_fig1"]
-    assert jobs == {**dict.fromkeys(rerun, 1), "gradient_reproduction": 1, "all": 1, "total": 6}
+    # the judged reproduction reruns, and the verdicts that count it
+    judged = {"gradient_reproduction": 1, "verdicts": 1}
+    assert jobs == {**dict.fromkeys(rerun, 1), **judged, "all": 1, "total": 7}
 
 
 def test_gradient_cells_do_not_depend_on_cores(reduced_run, tmp_path):
