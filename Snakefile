@@ -22,6 +22,8 @@ include: "workflow/rules/config.smk"
 
 
 check_config(config, "config/schema.yaml")
+# The offline switch: every source's mirror from one folder (config key offline).
+resolve_offline(config)
 
 
 report: "workflow/report/workflow.rst"
