@@ -86,10 +86,10 @@ def workflow_advice(mirror_key: str, mirror_example: str) -> str:
     source at one folder, then ``mirror_key``, the source's own mirror (``mirror_example`` is a
     ``--config`` value setting it)."""
     return (
-        f"If this machine is offline, turn on the workflow's offline switch, "
-        f"snakemake {OFFLINE_CONFIG} (a folder laid out like {OFFLINE_EXAMPLE}: libsvm/, uci/, "
-        f"mnist/; or --configfile config/offline.yaml), or set {mirror_key} alone to a "
-        f"folder or base URL with the files, e.g. snakemake --config '{mirror_example}'."
+        f"In the workflow, turn on the offline switch, snakemake {OFFLINE_CONFIG} (a folder "
+        f"laid out like {OFFLINE_EXAMPLE}: libsvm/, uci/, mnist/; or --configfile "
+        f"config/offline.yaml), or set {mirror_key} alone to a folder or base URL with the "
+        f"files, e.g. snakemake --config '{mirror_example}'."
     )
 
 
