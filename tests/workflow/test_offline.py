@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import offline_config, require_mirror, require_mnist_mirror, require_uci_mirror
 
 from esmo.data import libsvm, mnist, uci
 
@@ -145,3 +146,19 @@ def test_a_per_source_mirror_lacking_a_file_names_its_key(tmp_path):
     assert result.returncode != 0 and nothing_ran(work)
     assert f"datasets.mirror = '{mirror}': no file {mirror / 'fourclass'}" in out, out
     assert "set datasets.mirror to null to download" in out
+
+
+def test_the_switch_fetches_every_source_from_the_offline_copies(tmp_path):
+    """A real run from ../shared/datasets (or $ESMO_OFFLINE): one file of each source, verified;
+    then nothing is left to do."""
+    require_mirror(), require_uci_mirror(), require_mnist_mirror()
+    override = tmp_path / "offline.yaml"
+    override.write_text(yaml.safe_dump(offline_config()))
+    work = tmp_path / "work"
+    result = snakemake(work, *TARGETS, "--configfile", str(override))
+    assert result.returncode == 0, result.stdout + result.stderr
+    for target in TARGETS:
+        assert (work / target).is_file(), target
+    assert "fetched fourclass from " in (work / "logs" / "download" / "fourclass.log").read_text()
+    again = snakemake(work, "-n", *TARGETS, "--configfile", str(override))
+    assert "Nothing to be done" in again.stdout + again.stderr
