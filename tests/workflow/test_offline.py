@@ -162,3 +162,16 @@ def test_the_switch_fetches_every_source_from_the_offline_copies(tmp_path):
     assert "fetched fourclass from " in (work / "logs" / "download" / "fourclass.log").read_text()
     again = snakemake(work, "-n", *TARGETS, "--configfile", str(override))
     assert "Nothing to be done" in again.stdout + again.stderr
+
+
+def test_the_docs_show_the_switch():
+    """The README's main command is shown with the one switch, which replaced the per-source
+    offline instructions; the workflow catalog names it."""
+    lines = (REPO / "README.md").read_text().splitlines()
+    main = next(
+        line for line in lines if line.endswith("snakemake --profile profiles/default --cores 2")
+    )
+    assert f"{main} --config offline=../shared/datasets" in lines
+    assert not [line for line in lines if '={"mirror"' in line or "mirrors.yaml" in line]
+    catalog = yaml.safe_load((REPO / ".snakemake-workflow-catalog.yml").read_text())
+    assert "--config offline=" in catalog["usage"]["mandatory-flags"]["desc"]
