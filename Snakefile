@@ -7,7 +7,8 @@ gradient-based tuning of C, gamma and ARD weights (``gradient``); the budget
 benchmark puts every method of the five on one protocol (``benchmark``); ``all``
 runs them all. Each paper's protocol is docs/<paper>-protocol.md; the layout and the
 data contracts are in docs/architecture.md. Run with
-`snakemake --profile profiles/default`.
+`snakemake --profile profiles/default`; offline, add the offline switch,
+`--config offline=../shared/datasets` (every dataset from that folder).
 """
 
 from snakemake.utils import min_version
@@ -22,6 +23,8 @@ include: "workflow/rules/config.smk"
 
 
 check_config(config, "config/schema.yaml")
+# The offline switch: every source's mirror from one folder (config key offline).
+resolve_offline(config)
 
 
 report: "workflow/report/workflow.rst"

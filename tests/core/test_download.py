@@ -270,6 +270,91 @@ def test_mnist_offline_error_names_the_mirror_option(tmp_path, offline):
         mnist.fetch(tmp_path / "out", base_urls=[])
 
 
+# the workflow's download rules (workflow/scripts/download.py) call fetch_in_workflow
+WORKFLOW_SOURCES = [
+    (libsvm.fetch, "a1a", "datasets.mirror", 'datasets={"mirror": "../shared/datasets/libsvm"}'),
+    (
+        uci.fetch,
+        "magic04.data",
+        "ensembles.uci.mirror",
+        'ensembles={"uci": {"mirror": "../shared/datasets/uci"}}',
+    ),
+    (
+        libsvm.fetch_shape_checked,
+        "ijcnn1",
+        "gradient.downloads.mirror",
+        'gradient={"downloads": {"mirror": "libsvm-bz2"}}',
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("fetch", "name", "key", "example"), WORKFLOW_SOURCES, ids=["libsvm", "uci", "libsvm-bz2"]
+)
+def test_a_failed_download_in_the_workflow_names_the_offline_switch(
+    tmp_path, offline, fetch, name, key, example
+):
+    """Without the offline switch, a download that fails names it first, then the source's key."""
+    with pytest.raises(DownloadError) as info:
+        download.fetch_in_workflow(
+            fetch, name, tmp_path / name, mirror=None, retries=1, timeout=1.0,
+            mirror_key=key, mirror_example=example,
+        )  # fmt: skip
+    message = str(info.value)
+    assert len(offline) == 1 and "after 1 attempts" in message
+    assert "snakemake --config offline=../shared/datasets" in message
+    assert "--configfile config/offline.yaml" in message
+    assert f"set {key} alone" in message and f"snakemake --config '{example}'" in message
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_failed_mnist_download_names_the_offline_switch(tmp_path, offline):
+    with pytest.raises(DownloadError) as info:
+        mnist.fetch(tmp_path / "out", base_urls=["https://a.example/"], retries=1)
+    assert "snakemake --config offline=../shared/datasets" in str(info.value)
+    assert "set nsvm.mnist.mirror alone" in str(info.value)
+
+
+def test_fetch_in_workflow_passes_a_fetch_through(tmp_path):
+    src = _source(tmp_path)
+    dest = tmp_path / "out" / "file.bin"
+    got = download.fetch_in_workflow(
+        fetch_verified, src, dest, digest_check(_sha()), hint=HINT,
+        mirror_key="some.mirror", mirror_example="x",
+    )  # fmt: skip
+    assert got == dest and dest.read_bytes() == PAYLOAD
+    with pytest.raises(DatasetVerificationError):  # a wrong file is not a failed download
+        download.fetch_in_workflow(
+            fetch_verified, src, tmp_path / "bad", digest_check("0" * 64), hint=HINT,
+            mirror_key="some.mirror", mirror_example="x",
+        )  # fmt: skip
+
+
+def test_the_mnist_mirror_files_are_the_ones_fetch_reads(tmp_path):
+    """The workflow checks these before any job runs (the nsvm_mnist and benchmark_mnist inputs)."""
+    with pytest.raises(FileNotFoundError, match="is not a folder"):
+        mnist.mirror_files(tmp_path / "absent")
+    with pytest.raises(FileNotFoundError, match="holds neither"):
+        mnist.mirror_files(tmp_path)
+    (tmp_path / mnist.SUBSET).write_bytes(b"x")
+    assert [p.name for p in mnist.mirror_files(tmp_path).values()] == [
+        mnist.FILES["test_images"], mnist.FILES["test_labels"], mnist.SUBSET,
+    ]  # fmt: skip
+    (tmp_path / mnist.FILES["train_images"]).write_bytes(b"x")
+    assert list(mnist.mirror_files(tmp_path)) == list(mnist.FILES)
+    with pytest.raises(FileNotFoundError, match="lacks .*train-labels"):
+        mnist.fetch(tmp_path / "out", base_urls=[], mirror=tmp_path)
+
+
+def test_shape_checked_location(tmp_path):
+    assert libsvm.shape_checked_location("ijcnn1", mirror=tmp_path) == str(tmp_path / "ijcnn1.bz2")
+    assert libsvm.shape_checked_location("ijcnn1", mirror="https://m.example/") == (
+        "https://m.example/ijcnn1.bz2"
+    )
+    official = libsvm.shape_checked_location("ijcnn1")
+    assert official == libsvm.LIBSVM_ROOT_URL + libsvm.SHAPE_CHECKED["ijcnn1"].url_path
+
+
 @pytest.mark.parametrize(("umask", "mode"), [(0o022, 0o644), (0o002, 0o664), (0o077, 0o600)])
 def test_a_downloaded_file_has_the_mode_the_umask_gives(tmp_path, umask, mode):
     """As ``open`` would create it: a shared cluster folder's group can read the data

@@ -3,22 +3,15 @@
 from __future__ import annotations
 
 import math
-import os
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
 import pytest
+from conftest import require_mnist_mirror
 
 from esmo.data.breiman import ringnorm_delve
 from esmo.data.mnist import FILES, SUBSET, fetch, load_zero_one
 from esmo.papers.nsvm.analysis import accuracy_table, reproduction_values
-
-MNIST = Path(
-    os.environ.get(
-        "ESMO_MNIST_MIRROR", Path(__file__).resolve().parents[3] / "shared" / "datasets" / "mnist"
-    )
-)
 
 
 def test_ringnorm_follows_breimans_definition():
@@ -42,16 +35,8 @@ def test_ringnorm_rejects_bad_sizes():
         ringnorm_delve(10, 0)
 
 
-def require_mnist() -> Path:
-    if not (MNIST / SUBSET).is_file():
-        if os.environ.get("CI"):
-            pytest.fail(f"offline MNIST copy {MNIST} missing; set ESMO_MNIST_MIRROR")
-        pytest.skip(f"offline MNIST copy {MNIST} missing")
-    return MNIST
-
-
 def test_offline_mnist_zeros_and_ones(tmp_path):
-    mirror = require_mnist()
+    mirror = require_mnist_mirror()
     files = fetch(tmp_path, base_urls=[], mirror=mirror)
     assert "subset" in files and "train_images" not in files
     data = load_zero_one(files)
@@ -64,7 +49,7 @@ def test_offline_mnist_zeros_and_ones(tmp_path):
 
 
 def test_a_corrupt_mirror_file_is_rejected(tmp_path):
-    mirror = require_mnist()
+    mirror = require_mnist_mirror()
     bad = tmp_path / "mirror"
     bad.mkdir()
     for name in (FILES["test_images"], SUBSET):

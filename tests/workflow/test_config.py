@@ -111,11 +111,11 @@ def test_schema_documents_and_bounds_every_key():
 
 
 def test_shared_sections_and_one_section_per_paper():
-    """datasets and solver are shared; every paper's keys are under its own section, and the
-    benchmark's under ``benchmark``."""
+    """The offline switch, datasets and solver are shared; every paper's keys are under its own
+    section, and the benchmark's under ``benchmark``."""
     config = _load("config.yaml")
     papers = ["thesis", "mdl", "nsvm", "ensembles", "gradient"]
-    assert list(config) == ["datasets", "solver", *papers, "benchmark"]
+    assert list(config) == ["offline", "datasets", "solver", *papers, "benchmark"]
     assert list(config["thesis"]) == [
         "datasets",
         "synthetic",
@@ -165,6 +165,8 @@ def test_the_configs_library_values_are_the_librarys():
         ({"datasets": {"normalise": "global"}}, "'global' is not one of"),
         ({"datasets": {"retries": 0}}, "less than the minimum of 1"),
         ({"datasets": {"mirror": ""}}, "should be non-empty"),
+        ({"offline": ""}, "should be non-empty"),
+        ({"offline": ["../shared/datasets"]}, "is not of type 'string', 'null'"),
         ({"datasets": {"base_url": "www.example.org"}}, "does not match"),
         ({"datasets": {"mirrors": "x"}}, "'mirrors' was unexpected"),
         ({"thesis": {"datasets": {"e1": ["iris"]}}}, "'iris' is not one of"),

@@ -11,7 +11,13 @@ import numpy as np
 import pandas as pd
 import pytest
 import yaml
-from conftest import MIRROR, require_mirror, require_uci_mirror
+from conftest import (
+    MIRROR,
+    offline_config,
+    require_mirror,
+    require_mnist_mirror,
+    require_uci_mirror,
+)
 from scipy.stats import wilcoxon
 
 from esmo.data.libsvm import REGISTRY, array_digest
@@ -21,8 +27,6 @@ from esmo.papers.thesis.scoring import SELECTION_COLUMNS
 from esmo.papers.thesis.solver_comparison import SOLVERS, THESIS_ORDERINGS
 
 REPO = Path(__file__).resolve().parents[2]
-#: the offline MNIST copy (official test files, the 5k training subset) beside the LIBSVM mirror
-MNIST_MIRROR = MIRROR.parent / "mnist"
 
 pytestmark = pytest.mark.workflow
 
@@ -189,17 +193,13 @@ def _wilcoxon_holm_recomputed(scores: pd.DataFrame, beta: float, alpha: float) -
 
 @pytest.fixture(scope="module")
 def reduced_run(tmp_path_factory):
-    """The reduced config run end to end from the offline mirror."""
+    """The reduced config run end to end from the offline copies (the offline switch)."""
     require_mirror()  # skipped without the mirror, failed under CI
-    uci_mirror = require_uci_mirror()
+    require_uci_mirror()
+    require_mnist_mirror()
     workdir = tmp_path_factory.mktemp("reduced")
     mirror_config = workdir / "mirror.yaml"
-    mirrors = {
-        "datasets": {"mirror": str(MIRROR.resolve())},
-        "nsvm": {"mnist": {"mirror": str(MNIST_MIRROR.resolve())}},
-        "ensembles": {"uci": {"mirror": str(uci_mirror.resolve())}},
-    }
-    mirror_config.write_text(yaml.safe_dump(mirrors))
+    mirror_config.write_text(yaml.safe_dump(offline_config()))
     configs = [str(REPO / "config" / "test.yaml"), str(mirror_config)]
     snakemake(workdir, "--cores", "2", "--configfile", *configs)
     return workdir, configs
@@ -270,6 +270,7 @@ def test_offline_download_fails_naming_the_mirror_option(tmp_path):
     assert result.returncode != 0
     log = (tmp_path / "logs" / "download" / "fourclass.log").read_text()
     assert "datasets.mirror" in log and "../shared/datasets/libsvm" in log
+    assert "snakemake --config offline=../shared/datasets" in log  # the offline switch
     assert not (tmp_path / "resources" / "libsvm" / "fourclass").exists()
 
 
@@ -889,6 +890,7 @@ def test_offline_uci_download_fails_naming_the_mirror_option(tmp_path):
     assert result.returncode != 0
     log = (tmp_path / "logs" / "ensembles" / "download" / "magic04.data.log").read_text()
     assert "ensembles.uci.mirror" in log and "../shared/datasets/uci" in log
+    assert "snakemake --config offline=../shared/datasets" in log  # the offline switch
     assert not (tmp_path / "resources" / "uci" / "magic04.data").exists()
 
 

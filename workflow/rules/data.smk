@@ -1,5 +1,7 @@
 """Shared data stage: LIBSVM downloads, their preparation and the summary of every dataset."""
 
+from esmo.data.libsvm import source_location as libsvm_location
+
 
 wildcard_constraints:
     libsvm="|".join(re.escape(name) for name in LIBSVM_REGISTRY),
@@ -11,6 +13,12 @@ localrules:
 
 rule download_libsvm:
     """Fetch one LIBSVM file (official URL or mirror) and verify it by content."""
+    input:
+        # a local mirror's file: checked before any job runs
+        mirror_input(
+            "datasets.mirror",
+            lambda mirror, wc: [libsvm_location(wc.libsvm, mirror=mirror)],
+        ),
     output:
         "resources/libsvm/{libsvm}",
     log:

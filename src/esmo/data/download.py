@@ -9,7 +9,9 @@ in the destination folder, is verified there by content (a callback, e.g.
 ``dest`` is either absent or a verified file: a failed check, a transfer cut
 mid-stream or an interrupt leaves nothing behind. Transient network errors are
 retried with exponential backoff; a local copy is made once. Each source keeps
-its own error messages: the ``hint`` it passes names its mirror option.
+its own error messages: the ``hint`` it passes names its mirror option, and
+:func:`workflow_advice` adds the workflow's: its offline switch (one folder for
+every source, :data:`OFFLINE_SWITCH`) and the source's own mirror key.
 """
 
 from __future__ import annotations
@@ -68,6 +70,38 @@ def mirror_hint(files: str, example: str) -> str:
         f"If this machine is offline, fetch from a mirror instead: pass mirror= a folder or "
         f"base URL holding {files} (e.g. mirror='{example}')."
     )
+
+
+#: The workflow's offline switch: the config key naming one folder laid out like
+#: :data:`OFFLINE_EXAMPLE` (libsvm/, uci/, mnist/), every source's mirror at once.
+OFFLINE_SWITCH = "offline"
+#: The offline copies beside a checkout, relative to the repository (the working directory).
+OFFLINE_EXAMPLE = "../shared/datasets"
+#: The workflow's one setting that makes every download read the offline copies.
+OFFLINE_CONFIG = f"--config {OFFLINE_SWITCH}={OFFLINE_EXAMPLE}"
+
+
+def workflow_advice(mirror_key: str, mirror_example: str) -> str:
+    """What a failed download in the workflow ends with: the offline switch, which points every
+    source at one folder, then ``mirror_key``, the source's own mirror (``mirror_example`` is a
+    ``--config`` value setting it)."""
+    return (
+        f"In the workflow, turn on the offline switch, snakemake {OFFLINE_CONFIG} (a folder "
+        f"laid out like {OFFLINE_EXAMPLE}: libsvm/, uci/, mnist/; or --configfile "
+        f"config/offline.yaml), or set {mirror_key} alone to a folder or base URL with the "
+        f"files, e.g. snakemake --config '{mirror_example}'."
+    )
+
+
+def fetch_in_workflow(
+    fetch: Callable[..., Path], *args, mirror_key: str, mirror_example: str, **kwargs
+) -> Path:
+    """``fetch(*args, **kwargs)`` (a registry's fetch) for a workflow rule: a
+    :class:`DownloadError` is raised again with :func:`workflow_advice` appended."""
+    try:
+        return fetch(*args, **kwargs)
+    except DownloadError as exc:
+        raise DownloadError(f"{exc}\n{workflow_advice(mirror_key, mirror_example)}") from exc
 
 
 def digest_check(expected: str, algorithm: str = "sha256") -> Callable[[Path], None]:

@@ -389,6 +389,19 @@ def verify_shape(X: np.ndarray, labels: np.ndarray, spec: ShapeCheckedSpec) -> N
         )
 
 
+def shape_checked_location(
+    name: str, *, mirror: str | os.PathLike[str] | None = None, base_url: str = LIBSVM_ROOT_URL
+) -> str:
+    """Where :data:`SHAPE_CHECKED` file ``name`` is fetched from: its compressed file under its
+    path below ``base_url``, or under its base name in the mirror (folder or URL) if given."""
+    spec = get_shape_checked(name)
+    basename = spec.url_path.rsplit("/", 1)[-1]
+    root = os.fspath(mirror) if mirror is not None else base_url
+    if is_url(root):
+        return root.rstrip("/") + "/" + (spec.url_path if mirror is None else basename)
+    return os.path.join(root, basename)
+
+
 def fetch_shape_checked(
     name: str,
     dest: str | os.PathLike[str],
@@ -406,15 +419,12 @@ def fetch_shape_checked(
     spec = get_shape_checked(name)
     basename = spec.url_path.rsplit("/", 1)[-1]
     root = os.fspath(mirror) if mirror is not None else base_url
-    if is_url(root):
-        source = root.rstrip("/") + "/" + (spec.url_path if mirror is None else basename)
-    else:
-        source = os.path.join(root, basename)
-        if not os.path.isfile(source):
-            raise DownloadError(
-                f"mirror folder {root!r} has no file {basename!r} (looked for {source}); "
-                "the mirror must hold the compressed LIBSVM files under their official names."
-            )
+    source = shape_checked_location(name, mirror=mirror, base_url=base_url)
+    if not is_url(source) and not os.path.isfile(source):
+        raise DownloadError(
+            f"mirror folder {root!r} has no file {basename!r} (looked for {source}); "
+            "the mirror must hold the compressed LIBSVM files under their official names."
+        )
 
     def check(tmp: Path) -> None:
         try:

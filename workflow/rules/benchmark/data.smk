@@ -5,6 +5,8 @@ the UCI files through the ensembles' (``ensembles.uci.mirror``), MNIST
 through the NSVM paper's settings (``nsvm.mnist.mirror``).
 """
 
+from esmo.data.mnist import mirror_files as mnist_mirror_files
+
 
 localrules:
     benchmark_mnist,
@@ -12,6 +14,11 @@ localrules:
 
 rule benchmark_mnist:
     """Every MNIST image (training pool and test set) and its digit (official files or the mirror)."""
+    input:
+        # a local mirror's files: checked before any job runs
+        mirror_input(
+            "nsvm.mnist.mirror", lambda mirror, wc: mnist_mirror_files(mirror).values()
+        ),
     output:
         "results/benchmark/data/mnist.npz",
     log:

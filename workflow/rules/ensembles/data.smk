@@ -1,5 +1,7 @@
 """The UCI files (archive or mirror, verified by content) and their parsed tables."""
 
+from esmo.data.uci import source_location as uci_location
+
 
 wildcard_constraints:
     uci_file="|".join(re.escape(name) for name in UCI_FILES),
@@ -12,6 +14,12 @@ localrules:
 
 rule ensembles_download_uci:
     """Fetch one UCI file (bank-full.csv out of bank.zip) and verify its rows and class counts."""
+    input:
+        # a local mirror's file: checked before any job runs
+        mirror_input(
+            "ensembles.uci.mirror",
+            lambda mirror, wc: [uci_location(wc.uci_file, mirror=mirror)],
+        ),
     output:
         "resources/uci/{uci_file}",
     log:

@@ -5,6 +5,8 @@ Adult, Splice and w1a come through the shared LIBSVM download rule
 rule (``ensembles.uci.mirror``); only the bzip2 files below are new.
 """
 
+from esmo.data.libsvm import shape_checked_location
+
 
 wildcard_constraints:
     shape_checked="|".join(re.escape(name) for name in LIBSVM_SHAPE_CHECKED),
@@ -17,6 +19,14 @@ localrules:
 
 rule gradient_download_large:
     """Fetch one bzip2 LIBSVM file (ijcnn1, SensIT Vehicle); checked by shape and labels only."""
+    input:
+        # a local mirror's file: checked before any job runs
+        mirror_input(
+            "gradient.downloads.mirror",
+            lambda mirror, wc: [
+                shape_checked_location(wc.shape_checked, mirror=mirror)
+            ],
+        ),
     output:
         "resources/libsvm/{shape_checked}",
     log:

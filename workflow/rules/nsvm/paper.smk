@@ -14,8 +14,16 @@ include: "common.smk"
 include: "e1.smk"
 
 
+from esmo.data.mnist import mirror_files as mnist_mirror_files
+
+
 rule nsvm_mnist:
     """MNIST's zeros and ones, normalised (official files, or the mirror's offline subset)."""
+    input:
+        # a local mirror's files: checked before any job runs
+        mirror_input(
+            "nsvm.mnist.mirror", lambda mirror, wc: mnist_mirror_files(mirror).values()
+        ),
     output:
         "results/nsvm/data/mnist01.npz",
     log:
