@@ -8,23 +8,23 @@ values; a number no rule covers is an error, never a silent pass.
 
 Rules that judge (the row counts as reproduced, explained or not):
 
-``equal``            equal to 1e-9 (counts, p-values, selected grid points)
-``within``           ``|ours - paper| <= argument`` (in the value's unit)
-``within_sibling``   ``|ours - paper| <=`` the paper's value under the sibling key
-                     whose last field is ``argument`` (a mean within the paper's std)
-``binomial``         within two binomial standard errors of the paper's proportion on
-                     ``argument`` test points, and at least one point (a single split's
-                     accuracy or recall, or a count of errors as a share)
-``factor``           ``paper / argument <= ours <= paper * argument`` (ratios, stds, times)
-``effective_patience``  the patience as ``p * r``, each side with its own interval
-                     (the sibling key ``interval``, 1 where absent), within a factor
-``sign``             ``ours`` on the paper's side of ``argument`` (strictly)
+- ``equal``: equal to 1e-9 (counts, p-values, selected grid points);
+- ``within``: ``|ours - paper| <= argument``, in the value's unit;
+- ``within_sibling``: ``|ours - paper|`` at most the paper's value under the
+  sibling key whose last field is ``argument`` (a mean within the paper's std);
+- ``binomial``: within two binomial standard errors of the paper's proportion on
+  ``argument`` test points, and at least one point (a single split's accuracy
+  or recall);
+- ``factor``: ``paper / argument <= ours <= paper * argument`` (ratios, stds);
+- ``effective_patience``: the patience as ``p * r``, each side with its own
+  interval (the sibling key ``interval``, 1 where absent), within a factor;
+- ``sign``: ``ours`` strictly on the paper's side of ``argument``.
 
 Rules that list a row apart, never counted (the reason says why):
 
-``setting``          a configured value the paper also states: it cannot fail
-``consequence``      arithmetic of another row or of the design (cannot fail on its own)
-``context``          shown for reference, judged through another row
+- ``setting``: a configured value the paper also states, which cannot fail;
+- ``consequence``: arithmetic of another row or of the design;
+- ``context``: shown for reference, judged through another row.
 
 A number that is not reproduced becomes ``explained`` when the paper's
 explanations file (``pattern, explanation``) names a cause for it.
