@@ -2,26 +2,12 @@
 
 from __future__ import annotations
 
-import pandas as pd
 import pytest
-from conftest import DATASETS
+from test_training import ES, FOLD, SVM  # the training jobs' small problem
 
 from esmo.papers.thesis.sweep_check import compare_with_sweep, separate_fits, sweep_claim
 from esmo.papers.thesis.sweep_jobs import sweep_chunk
 
-X, Y = DATASETS["synthetic"]
-FOLD = (X[:150], Y[:150], X[150:220], Y[150:220], X[220:], Y[220:])
-SVM = pd.DataFrame(
-    {"config_id": [7, 3], "C": [4.0, 300.0], "gamma": [0.5, 3.0], "tol": [1e-3, 0.01]}
-)
-ES = pd.DataFrame(
-    {
-        "es_id": [0, 1, 2],
-        "patience": [1, 10, 400],
-        "es_tol": [0.0, 1e-3, 0.0],
-        "interval": [1, 3, 2],
-    }
-)
 KW = dict(kernel="rbf", max_iter=100_000, cache_size_mb=100.0, shrinking=True)
 
 
