@@ -30,6 +30,7 @@ import re
 from numbers import Real
 from typing import Any
 
+import joblib
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.model_selection import train_test_split
@@ -62,6 +63,15 @@ ES_TOL = 0.0
 #: The share of the training data held out for early stopping when ``fit`` gets no ``X_val``.
 VALIDATION_FRACTION = 0.2
 VALIDATION_FRACTION_CONSTRAINT: list = [Interval(Real, 0, 1, closed="neither")]
+
+
+def resolve_n_jobs(n_jobs: int | None) -> int:
+    """scikit-learn's ``n_jobs`` as a thread count: None is 1, -1 every core, -2 all but one."""
+    if n_jobs is None:
+        return 1
+    if n_jobs == 0:
+        raise ValueError("n_jobs=0 names no thread; use None or 1 for one, -1 for every core")
+    return n_jobs if n_jobs > 0 else max(1, joblib.cpu_count() + 1 + n_jobs)
 
 
 def resolve_gamma(gamma: str | float, X: Any, dtype: Any = np.float64) -> float:

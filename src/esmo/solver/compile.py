@@ -20,11 +20,12 @@ so a copy of it in another package caches that package the same way.
 from __future__ import annotations
 
 import ast
+import contextlib
 import functools
 import hashlib
 import os
 import warnings
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -203,6 +204,22 @@ def _enable_cache(dispatcher: Any) -> None:
             RuntimeWarning,
             stacklevel=3,
         )
+
+
+@contextlib.contextmanager
+def numba_threads(n: int) -> Iterator[int]:
+    """Numba's parallel regions on ``n`` threads (at most the machine's) within the block.
+
+    The setting is numba's per calling thread, restored on leaving, so a caller
+    on another thread, or a fit with its own ``n_jobs``, keeps its own.
+    """
+    previous = numba.get_num_threads()
+    n = max(1, min(int(n), numba.config.NUMBA_NUM_THREADS))
+    numba.set_num_threads(n)
+    try:
+        yield n
+    finally:
+        numba.set_num_threads(previous)
 
 
 def jit(func: Callable | None = None, /, **options: Any) -> Any:

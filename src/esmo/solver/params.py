@@ -33,6 +33,7 @@ SOLVER_CONSTRAINTS: dict[str, list] = {
     "cache_size_mb": [Interval(Real, 0, None, closed="neither")],
     "kernel_dtype": [type],
     "shrinking": ["boolean"],
+    "n_jobs": [Interval(Integral, 1, None, closed="left")],
 }
 
 
@@ -52,6 +53,7 @@ FAST_CHECKS = {
     "cache_size_mb": _positive,
     "kernel_dtype": lambda v: isinstance(v, type),
     "shrinking": lambda v: isinstance(v, bool | np.bool_),
+    "n_jobs": lambda v: isinstance(v, Integral) and v >= 1,
 }
 
 
@@ -78,7 +80,9 @@ class SolverParams:
     float64). ``shrinking`` (the default, SVC's) sets aside, as LIBSVM does,
     the bounded points that cannot enter the next working pair
     (:mod:`esmo.solver.shrinking`): the iterations of ``SVC()``, where
-    ``shrinking=False`` takes those of ``SVC(shrinking=False)``.
+    ``shrinking=False`` takes those of ``SVC(shrinking=False)``. ``n_jobs``
+    threads fill each long kernel row (:mod:`esmo.solver.row_cache`); the run is
+    the same to the bit for any ``n_jobs``.
     """
 
     kernel: str = "rbf"
@@ -89,6 +93,7 @@ class SolverParams:
     cache_size_mb: float = 1024.0
     kernel_dtype: type = np.float32
     shrinking: bool = True
+    n_jobs: int = 1
 
     def __post_init__(self) -> None:
         check_parameters({name: getattr(self, name) for name in _FIELDS}, "the SMO solver")
@@ -100,6 +105,7 @@ class SolverParams:
             object.__setattr__(self, name, float(getattr(self, name)))
         object.__setattr__(self, "max_iter", int(self.max_iter))
         object.__setattr__(self, "shrinking", bool(self.shrinking))
+        object.__setattr__(self, "n_jobs", int(self.n_jobs))
 
     @property
     def kernel_code(self) -> int:

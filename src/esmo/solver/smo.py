@@ -45,7 +45,7 @@ from threadpoolctl import ThreadpoolController
 
 from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
 from esmo.solver import sparse
-from esmo.solver.compile import jit
+from esmo.solver.compile import jit, numba_threads
 from esmo.solver.inputs import (
     as_evaluation,
     as_linear_term,
@@ -468,9 +468,10 @@ def run_smo(
             return sums, n_values
 
     loop_args = (y, kernel_diagonal(X, params.kernel), upper, p, params.tol, params.shrinking)
-    reason = drive(loop_args, rows, tr, state, limit, callback, max_time, users_sums)
-    if state.active_size < n:
-        finish_shrinking(rows, y, p, state)
+    with numba_threads(rows.threads):
+        reason = drive(loop_args, rows, tr, state, limit, callback, max_time, users_sums)
+        if state.active_size < n:
+            finish_shrinking(rows, y, p, state)
     kernel_rows = int(rows.clock[ROWS_COMPUTED])
     kernel_values = int(rows.clock[VALUES_COMPUTED] + tr.counters[FRESH_VALUES])
     result = _result(y, p, state, tr, configs, reason, (kernel_values, kernel_rows))
