@@ -370,8 +370,9 @@ def dense_variance(X: Any) -> float:
 
     ``np.var`` sums the whole array (the mean, then the squared deviations,
     zeros included) by numpy's pairwise summation; this repeats those sums in
-    the same order over the stored values, the stretches of zeros summed once
-    per length. ``X`` is canonical CSR (:func:`as_csr`).
+    numpy 2's order over the stored values, the stretches of zeros summed once
+    per length (numpy 1.x orders large sums otherwise: there the last bit or two
+    may differ). ``X`` is canonical CSR (:func:`as_csr`).
     """
     n, d = X.shape
     if n * d == 0:
