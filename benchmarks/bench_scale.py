@@ -14,12 +14,16 @@ sklearnex is the optional ``anchors`` extra (``pip install -e ".[anchors]"``);
 without it only esmo's times are printed, with a note. Timings depend on the
 machine and its load: read the ratios, measured in the same run.
 
-Usage: ``python benchmarks/bench_scale.py [--mirror DIR] [--rows 20000] [--repeats 2]``.
+``--n-jobs -1`` lets esmo fill its kernel rows on every core, as oneDAL uses
+them (the fit is the same to the bit for any ``n_jobs``).
+
+Usage: ``python benchmarks/bench_scale.py [--mirror DIR] [--rows 20000] [--repeats 2] [--n-jobs N]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import time
 from pathlib import Path
 
@@ -57,6 +61,7 @@ def main() -> None:
     parser.add_argument("--mirror", type=Path, default=DEFAULT_MIRROR)
     parser.add_argument("--rows", type=int, default=20_000)
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--n-jobs", type=int, default=None, help="esmo's n_jobs (default: one)")
     args = parser.parse_args()
     try:
         from sklearnex.svm import SVC as OneDalSVC
@@ -65,7 +70,10 @@ def main() -> None:
         print("sklearnex is not installed (pip install -e '.[anchors]'): esmo alone\n")
     X, y = _load(args.mirror, args.rows)
     SMOClassifier(C=1.0, gamma=0.1).fit(X[:300], y[:300])  # compile outside the timings
-    print(f"a1a.t: {len(y)} x {X.shape[1]}, min of {args.repeats} alternating fits\n")
+    print(
+        f"a1a.t: {len(y)} x {X.shape[1]}, min of {args.repeats} alternating fits, "
+        f"esmo n_jobs={args.n_jobs}\n"
+    )
     header = f"{'log2 C':>7} {'log2 g':>7} {'esmo wall':>10} {'esmo cpu':>9}"
     if OneDalSVC is not None:
         header += f" {'onedal wall':>12} {'onedal cpu':>11} {'wall ratio':>11} {'cpu ratio':>10} {'agree':>7}"
@@ -73,7 +81,7 @@ def main() -> None:
     totals = np.zeros(4)
     for log2_c, log2_g in CONFIGS:
         params = {"C": 2.0**log2_c, "gamma": 2.0**log2_g, "tol": 1e-3}
-        makers = {"esmo": SMOClassifier}
+        makers = {"esmo": functools.partial(SMOClassifier, n_jobs=args.n_jobs)}
         if OneDalSVC is not None:
             makers["onedal"] = OneDalSVC
         best: dict[str, tuple[float, float, np.ndarray]] = {}
