@@ -1,26 +1,18 @@
 """Every paper's judged reproduction counted on one table: the report's first lines."""
 
-#: Each paper's judged numbers and, where it has them, its judged claims.
-JUDGED_TABLES = {
-    "thesis": ("results/reproduction.csv", "results/reproduction_claims.csv"),
-    "mdl": ("results/mdl/reproduction.csv", "results/mdl/claims.csv"),
-    "nsvm": ("results/nsvm/reproduction.csv", None),
-    "ensembles": ("results/ensembles/reproduction.csv", None),
-    "gradient": ("results/gradient/reproduction.csv", "results/gradient/claims.csv"),
-}
-
 
 rule verdicts:
     """Per paper and for the project: numbers and claims reproduced, explained, not."""
     input:
-        unpack(
-            lambda wildcards: {
-                f"{paper}_{kind}": path
-                for paper, paths in JUDGED_TABLES.items()
-                for kind, path in zip(("numbers", "claims"), paths)
-                if path is not None
-            }
-        ),
+        # each paper's judged numbers and, where it has them, its judged claims
+        thesis_numbers=rules.reproduction.output.table,
+        thesis_claims=rules.reproduction.output.claims,
+        mdl_numbers=rules.mdl_reproduction.output.table,
+        mdl_claims=rules.mdl_reproduction.output.claims,
+        nsvm_numbers=rules.nsvm_reproduction.output.table,
+        ensembles_numbers=rules.ensembles_reproduction.output.table,
+        gradient_numbers=rules.gradient_reproduction.output.table,
+        gradient_claims=rules.gradient_reproduction.output.claims,
     output:
         table=report(
             "results/verdicts.csv",
@@ -41,6 +33,6 @@ rule verdicts:
         mem_mb=1000,
         runtime=5,
     params:
-        papers=list(JUDGED_TABLES),
+        papers=["thesis", "mdl", "nsvm", "ensembles", "gradient"],
     script:
         "../scripts/verdicts.py"

@@ -71,7 +71,7 @@ def resolve_n_jobs(n_jobs: int | None) -> int:
         return 1
     if n_jobs == 0:
         raise ValueError("n_jobs=0 names no thread; use None or 1 for one, -1 for every core")
-    return n_jobs if n_jobs > 0 else max(1, joblib.cpu_count() + 1 + n_jobs)
+    return joblib.effective_n_jobs(n_jobs)
 
 
 def resolve_gamma(gamma: str | float, X: Any, dtype: Any = np.float64) -> float:

@@ -35,6 +35,7 @@ predicts +1 when ``f(x) > 0`` and -1 otherwise (LIBSVM's rule).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import time
 from collections.abc import Callable
@@ -468,7 +469,8 @@ def run_smo(
             return sums, n_values
 
     loop_args = (y, kernel_diagonal(X, params.kernel), upper, p, params.tol, params.shrinking)
-    with numba_threads(rows.threads):
+    # one thread never enters a parallel region: numba's setting is left alone
+    with numba_threads(rows.threads) if rows.threads > 1 else contextlib.nullcontext():
         reason = drive(loop_args, rows, tr, state, limit, callback, max_time, users_sums)
         if state.active_size < n:
             finish_shrinking(rows, y, p, state)

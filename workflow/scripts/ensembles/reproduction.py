@@ -21,7 +21,8 @@ with job_log(snakemake.log[0], "reproduction table"):
     )
     ours |= ratio_values(pd.read_csv(inp.fig2_times))
     # a cell the paper does not report (another N or tp) has no row to join
-    ours = {k: v for k, v in ours.items() if k in set(paper["key"])}
+    keys = set(paper["key"])
+    ours = {k: v for k, v in ours.items() if k in keys}
     result = judge_paper(paper, ours, inp.rules, values_source=inp.paper)
     result.to_csv(snakemake.output.table, index=False)
     summary = summary_line(result)

@@ -7,8 +7,8 @@ import pandas as pd
 
 from esmo.papers.common.html import reproduction_html
 from esmo.papers.common.job_log import job_log
-from esmo.papers.common.judging import judge_claims, judge_numbers, load_rules, summary_line
-from esmo.papers.common.reproduction import load_paper_values, reproduction_table
+from esmo.papers.common.judging import judge_claims, judge_paper, summary_line
+from esmo.papers.common.reproduction import load_paper_values
 from esmo.papers.thesis.reproduction import (
     LABEL,
     e1_claims,
@@ -57,14 +57,20 @@ with job_log(snakemake.log[0], "reproduction table"):
     ours |= solver_values(pd.read_csv(inp.solvers))
 
     # a reduced config uses other datasets: their values have no thesis counterpart
-    unmatched = sorted(set(ours) - set(thesis["key"]))
+    keys = set(thesis["key"])
+    unmatched = sorted(set(ours) - keys)
     if unmatched:
         logging.info("no thesis value for %d keys: %s", len(unmatched), unmatched)
     explanations = pd.read_csv(inp.explanations)
-    matched = {k: v for k, v in ours.items() if k not in unmatched}
-    table = reproduction_table(thesis, matched, label=LABEL, source=inp.thesis)
-    rules = load_rules(inp.rules)
-    numbers = judge_numbers(table, rules, explanations, label=LABEL, source=inp.rules)
+    numbers = judge_paper(
+        thesis,
+        {k: v for k, v in ours.items() if k in keys},
+        inp.rules,
+        label=LABEL,
+        values_source=inp.thesis,
+        explanations=explanations,
+        explanations_source=inp.explanations,
+    )
     claims = pd.concat(
         [
             headline_claims(pd.read_csv(inp.e1_scores)),
@@ -75,7 +81,7 @@ with job_log(snakemake.log[0], "reproduction table"):
         ],
         ignore_index=True,
     )
-    claims = judge_claims(claims, explanations)
+    claims = judge_claims(claims, explanations, inp.explanations)
     numbers.to_csv(snakemake.output.table, index=False)
     claims.to_csv(snakemake.output.claims, index=False)
     summary = summary_line(numbers, claims)

@@ -219,13 +219,17 @@ def judge_numbers(
     *,
     label: str = "paper",
     source: str = "the rules file",
+    explanations_source: str = "the explanations file",
 ) -> pd.DataFrame:
-    """A reproduction table (``esmo.papers.common.reproduction``) with criterion, status, explanation."""
+    """A reproduction table (``esmo.papers.common.reproduction``) with criterion, status, explanation.
+
+    ``source`` and ``explanations_source`` name the files the messages tell to fix.
+    """
     columns = ["key", "unit", label, "ours"]
     require_columns(table, columns, "the reproduction table")
     paper = dict(zip(table["key"], table[label].astype(float), strict=True))
     ours = dict(zip(table["key"], table["ours"].astype(float), strict=True))
-    explain = explainer(explanations)
+    explain = explainer(explanations, explanations_source)
     criteria, statuses, notes = [], [], []
     for key, unit in zip(table["key"], table["unit"].fillna(""), strict=True):
         rule = rule_for(key, rules, source)
@@ -241,10 +245,14 @@ def judge_numbers(
     return table.assign(criterion=criteria, status=statuses, explanation=notes)
 
 
-def judge_claims(claims: pd.DataFrame, explanations: pd.DataFrame | None = None) -> pd.DataFrame:
+def judge_claims(
+    claims: pd.DataFrame,
+    explanations: pd.DataFrame | None = None,
+    explanations_source: str = "the explanations file",
+) -> pd.DataFrame:
     """Claims with a status: reproduced when they hold, else explained or not reproduced."""
     require_columns(claims, CLAIM_COLUMNS[:5], "claims")
-    explain = explainer(explanations)
+    explain = explainer(explanations, explanations_source)
     statuses, notes = [], []
     for row in claims.itertuples(index=False):
         if row.holds is None or (isinstance(row.holds, float) and math.isnan(row.holds)):
@@ -266,6 +274,15 @@ def status_counts(table: pd.DataFrame) -> dict[str, int]:
     return {status: int(counts.get(status, 0)) for status in STATUSES}
 
 
+def _counted_text(name: str, counts: Mapping[str, int]) -> str:
+    """``"N numbers: a reproduced, b explained, c not"``: the counted statuses of ``counts``."""
+    judged = sum(counts[s] for s in COUNTED)
+    return (
+        f"{judged} {name}: {counts['reproduced']} reproduced, {counts['explained']} explained, "
+        f"{counts['not reproduced']} not"
+    )
+
+
 def summary_line(numbers: pd.DataFrame, claims: pd.DataFrame | None = None) -> str:
     """Counted numbers and claims by status, then what is listed apart or not measured."""
     parts = []
@@ -273,11 +290,7 @@ def summary_line(numbers: pd.DataFrame, claims: pd.DataFrame | None = None) -> s
         if table is None:
             continue
         c = status_counts(table)
-        judged = sum(c[s] for s in COUNTED)
-        text = (
-            f"{judged} {name}: {c['reproduced']} reproduced, {c['explained']} explained, "
-            f"{c['not reproduced']} not"
-        )
+        text = _counted_text(name, c)
         apart = sum(c[s] for s in APART_RULES)
         if apart:
             text += (
@@ -299,11 +312,17 @@ def judge_paper(
     label: str = "paper",
     values_source: str | Path = "the paper-values file",
     explanations: pd.DataFrame | None = None,
+    explanations_source: str | Path = "the explanations file",
 ) -> pd.DataFrame:
     """A paper's values beside ours (:func:`reproduction_table`), judged by its rules file."""
     table = reproduction_table(values, ours, label=label, source=values_source)
     return judge_numbers(
-        table, load_rules(rules_path), explanations, label=label, source=str(rules_path)
+        table,
+        load_rules(rules_path),
+        explanations,
+        label=label,
+        source=str(rules_path),
+        explanations_source=str(explanations_source),
     )
 
 
@@ -328,14 +347,10 @@ def verdicts(papers: Mapping[str, tuple[pd.DataFrame, pd.DataFrame | None]]) -> 
         row["summary"] = summary_line(numbers, claims)
         rows.append(row)
     table = pd.DataFrame(rows)
-    total = table.drop(columns=["paper", "summary"]).sum()
-    judged = {
-        name: sum(int(total[f"{name} {s}"]) for s in COUNTED) for name in ("numbers", "claims")
-    }
+    total = table.drop(columns=["paper", "summary"]).sum().astype(int)
     total_line = "; ".join(
-        f"{judged[name]} {name}: {int(total[f'{name} reproduced'])} reproduced, "
-        f"{int(total[f'{name} explained'])} explained, {int(total[f'{name} not reproduced'])} not"
+        _counted_text(name, {s: total[f"{name} {s}"] for s in COUNTED})
         for name in ("numbers", "claims")
     )
-    project = {"paper": "project", **total.astype(int).to_dict(), "summary": total_line}
+    project = {"paper": "project", **total.to_dict(), "summary": total_line}
     return pd.concat([table, pd.DataFrame([project])], ignore_index=True)

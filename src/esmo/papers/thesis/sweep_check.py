@@ -116,7 +116,7 @@ def compare_with_sweep(sweep: pd.DataFrame, separate: pd.DataFrame) -> pd.DataFr
         )
     stopped = joined["stopped_early_separate"].astype(bool)
     equal = (joined["n_iter_separate"] == joined["n_iter_sweep"]) & (
-        joined["stopped_early_separate"].astype(bool) == joined["stopped_early_sweep"].astype(bool)
+        stopped == joined["stopped_early_sweep"].astype(bool)
     )
     for c in ("val_accuracy", "test_accuracy"):
         equal &= ~stopped | (joined[f"{c}_separate"] == joined[f"{c}_sweep"])
