@@ -148,8 +148,8 @@ def criterion(
         return f"within the paper's {argument} ({spread:g})", lambda o, p: abs(o - p) <= spread
     if name == "binomial":
         scale = 100.0 if unit == "%" else 1.0
-        p = paper[key] / scale
-        bound = 2.0 * math.sqrt(max(p * (1.0 - p), 0.25 / a) / a) * scale
+        share = paper[key] / scale
+        bound = 2.0 * math.sqrt(max(share * (1.0 - share), 0.25 / a) / a) * scale
         return (
             f"within two binomial standard errors on {a:g} points ({bound:.3g})",
             lambda o, p: abs(o - p) <= bound,
