@@ -35,7 +35,6 @@ predicts +1 when ``f(x) > 0`` and -1 otherwise (LIBSVM's rule).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import time
 from collections.abc import Callable
@@ -469,8 +468,10 @@ def run_smo(
             return sums, n_values
 
     loop_args = (y, kernel_diagonal(X, params.kernel), upper, p, params.tol, params.shrinking)
-    # one thread never enters a parallel region: numba's setting is left alone
-    with numba_threads(rows.threads) if rows.threads > 1 else contextlib.nullcontext():
+    # entered for one thread too: it launches numba's threading layer, without which
+    # numba 0.58 (the declared floor) crashes running cached code that holds a
+    # parallel region, even one the run never enters
+    with numba_threads(rows.threads):
         reason = drive(loop_args, rows, tr, state, limit, callback, max_time, users_sums)
         if state.active_size < n:
             finish_shrinking(rows, y, p, state)
