@@ -13,12 +13,14 @@ rule ensembles_cell:
         dataset="|".join(DATASET_NAMES_ENSEMBLES),
         rep="[0-9]+",
         cell="(ens|svm)-[a-z_]+-[a-z0-9.\\-]+",
+    group:
+        ensembles_group
     conda:
         ENV_ESMO
     threads: 1
     resources:
         mem_mb=3000,
-        runtime=240,
+        runtime=ensembles_runtime,
     params:
         spec=ensembles_cell_spec,
         settings=ENSEMBLES,

@@ -204,6 +204,32 @@ def ensembles_cell_spec(wildcards):
     return ENSEMBLES_CELLS[(wildcards.dataset, int(wildcards.rep), wildcards.cell)]
 
 
+def ensembles_cell_rows(spec):
+    """The rows one SVM of a cell trains on: its size decides how long the job runs."""
+    return spec["n"] if spec["kind"] == "svm" else round(spec["tp"] * spec["n"])
+
+
+def ensembles_packed(wildcards):
+    """Whether a cell job is packed with others into a group job on a cluster."""
+    spec = ensembles_cell_spec(wildcards)
+    return ensembles_cell_rows(spec) <= ENSEMBLES["slurm"]["pack_max_rows"]
+
+
+def ensembles_group(wildcards):
+    """On SLURM, the short cells share group jobs (group ensembles_pack, profiles/slurm)."""
+    return "ensembles_pack" if ensembles_packed(wildcards) else None
+
+
+def ensembles_runtime(wildcards):
+    """A cell job's time limit in minutes (a packed one's is short: the group sums them)."""
+    slurm = ENSEMBLES["slurm"]
+    return (
+        slurm["pack_runtime_min"]
+        if ensembles_packed(wildcards)
+        else slurm["runtime_min"]
+    )
+
+
 def ensembles_cell_data(wildcards):
     """A UCI dataset's prepared table; the synthetic problems are drawn inside the job."""
     if wildcards.dataset in UCI_REGISTRY:
