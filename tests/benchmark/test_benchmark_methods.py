@@ -222,3 +222,16 @@ def test_a_trace_estimator_in_esmo_tunings_shape(problem):
     records = anytime_records(result, split, "d", 0, "m")
     # the row without an incumbent is not a record; one incumbent, then the final model
     assert list(records["n_evaluations"]) == [2, 3] and list(records["final"]) == [False, True]
+
+
+def test_pegasos_counts_kernel_values_as_the_smo_searches_do(results, problem):
+    """Each candidate: its rows over fit and holdout points, and its holdout predictions."""
+    search = results["esmo_pegasos_es"].search
+    per_fit = search.cv_results_["kernel_evaluations"]
+    assert len(per_fit) == search.n_configs and np.all(per_fit > 0)
+    # the refit stops never: a row of the n training points per violation (alpha counts them)
+    refit = search.best_estimator_.alpha_.sum() * len(problem[1])
+    assert search.cost_["kernel_evaluations"] == per_fit.sum() + refit
+    assert (
+        results["esmo_pegasos_es"].final["kernel_evaluations"] == search.cost_["kernel_evaluations"]
+    )

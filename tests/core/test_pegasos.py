@@ -108,6 +108,8 @@ def test_estimator_c_and_lam_agree_and_fit_an_easy_problem(problem):
     by_c.fit(X, labels)
     np.testing.assert_array_equal(by_lam.alpha_, by_c.alpha_)
     assert by_c.score(Xt, np.where(yt > 0, "b", "a")) > 0.8
+    # alpha counts the violations, each of which computed one row of the 300 points
+    assert by_c.n_kernel_evaluations_ == by_c.alpha_.sum() * 300 > 0
     np.testing.assert_allclose(
         by_c.decision_function(Xt),
         pegasos_decision(X, y, by_c.alpha_, by_c.lam_, 3000, Xt, 0.3, "rbf"),
@@ -123,6 +125,8 @@ def test_estimator_early_stopping_matches_the_sweep(problem):
     clf.fit(X, y, X_val=Xv, y_val=yv)
     assert clf.n_steps_ == sweep.stop_iter[0] and clf.stopped_early_
     assert clf.score(Xt, yt) == sweep.test_accuracy[0]
+    # the sweep's rows to the stop, each over the training and the validation points
+    assert clf.n_kernel_evaluations_ == sweep.stop_kernel_rows[0] * (len(X) + len(Xv))
 
 
 @pytest.mark.parametrize(

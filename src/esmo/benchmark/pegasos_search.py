@@ -31,12 +31,15 @@ from esmo.tuning.search import random_search
 
 class _TimedFit:
     """A Pegasos estimator whose ``fit`` and ``predict`` are timed in CPU seconds
-    (``cpu_seconds``); ``epochs`` sets its steps to that many passes over each fit's rows."""
+    (``cpu_seconds``) and counted in kernel values (``kernel_evaluations``, as the SMO
+    searches' ledger counts them); ``epochs`` sets its steps to that many passes over
+    each fit's rows."""
 
     def __init__(self, estimator: Any, epochs: float) -> None:
         self.estimator = estimator
         self.epochs = epochs
         self.cpu_seconds = 0.0
+        self.predicted_kernel_values = 0  # support vectors x predicted rows
 
     def fit(self, X: Any, y: Any, **fit_params: Any) -> _TimedFit:
         self.estimator.set_params(n_steps=max(1, round(self.epochs * len(y))))
@@ -53,6 +56,7 @@ class _TimedFit:
             return self.estimator.predict(X)
         finally:
             self.cpu_seconds += time.process_time() - start
+            self.predicted_kernel_values += len(self.estimator.support_) * len(X)
 
     @property
     def n_iter_(self) -> Any:
@@ -64,7 +68,8 @@ class _TimedFit:
 
     @property
     def kernel_evaluations(self) -> float:
-        return float(getattr(self.estimator, "n_kernel_evaluations_", np.nan))
+        """The fit's kernel values and its predictions' (the holdout's)."""
+        return float(self.estimator.n_kernel_evaluations_ + self.predicted_kernel_values)
 
 
 class PegasosRandomSearch(BaseEstimator):

@@ -53,6 +53,9 @@ class PegasosClassifier(SVMClassifierBase):
     n_steps_
         T of the returned model.
     n_violations_, stopped_early_, n_features_in_
+    n_kernel_evaluations_
+        Kernel values the fit computed: a row over the training points per
+        violation, and over the validation points too with early stopping.
     """
 
     _es_params = base.ES_PARAMS
@@ -143,6 +146,7 @@ class PegasosClassifier(SVMClassifierBase):
         self.alpha_ = alpha
         self.n_steps_ = n_steps
         self.n_violations_ = result.n_violations
+        self.n_kernel_evaluations_ = result.kernel_evaluations
         self.stopped_early_ = result.stopped_early
         self.support_ = np.flatnonzero(alpha > 0).astype(np.int32)
         self.support_vectors_ = X[self.support_]

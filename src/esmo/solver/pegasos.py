@@ -68,7 +68,10 @@ class PegasosResult:
     """One Pegasos run: ``alpha`` (violation counts, float64), the steps taken and why it ended.
 
     The model is ``f(x) = sum_j alpha_j y_j K(x_j, x) / (lam n_steps)``.
-    ``n_violations`` counts the steps that added to ``alpha`` (the first step included).
+    ``n_violations`` counts the steps that added to ``alpha`` (the first step included);
+    each computed one kernel row over the training points, and with early stopping
+    over the evaluation points too: ``kernel_evaluations`` counts those values, as
+    SMO's count does.
     """
 
     alpha: np.ndarray
@@ -76,6 +79,7 @@ class PegasosResult:
     stopped_early: bool
     n_violations: int
     lam: float
+    kernel_evaluations: int
 
 
 def draw_indices(m: int, n_steps: int, random_state: Any) -> np.ndarray:
@@ -276,7 +280,11 @@ def run_pegasos(
     taken, stopped, violations = pegasos_loop(
         X, y, E, indices, float(lam), float(gamma), KERNELS.index(kernel), alpha, G, tr
     )
-    return PegasosResult(alpha, int(taken), bool(stopped), int(violations), float(lam)), tr
+    row_length = X.shape[0] + (E.shape[0] if len(configs) else 0)  # pegasos_loop's rows
+    result = PegasosResult(
+        alpha, int(taken), bool(stopped), int(violations), float(lam), violations * row_length
+    )
+    return result, tr
 
 
 def pegasos_decision(
