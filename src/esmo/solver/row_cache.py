@@ -216,6 +216,30 @@ def build_kernel_rows(
     )
 
 
+def check_shared_rows(rows: KernelRows, n: int, m: int, fresh: np.ndarray) -> None:
+    """A store handed to a run (:mod:`esmo.solver.shared_kernel`) fits its ``n`` training and
+    ``m`` evaluation points, with every row in place and room for incremental checks."""
+    width = n + m if m else n
+    if rows.data.shape != (n, width) or not rows.resident or (rows.slot_of < 0).any():
+        raise ValueError(
+            f"The given kernel rows hold {rows.data.shape} values; a run on {n} points with "
+            f"{m} evaluation points needs all {n} rows of {width} columns in place "
+            "(SharedKernel.rows builds them)."
+        )
+    if m and fresh.any():
+        raise ValueError(
+            "Shared kernel rows serve incremental checks only; pass evaluation='incremental'."
+        )
+
+
+def stored_sums(rows: KernelRows, alpha: np.ndarray, y: np.ndarray, n: int) -> np.ndarray:
+    """``sum_k a_k y_k K(x_k, x)`` at the evaluation columns of a store whose rows are all in
+    place: a warm start's validation sums read from the store instead of computed afresh."""
+    sv = np.flatnonzero(alpha)
+    values = rows.data[rows.slot_of[sv], n:].astype(np.float64)
+    return (alpha[sv] * y[sv]) @ values
+
+
 def _eval_store(n: int, m: int, budget: float) -> tuple[np.ndarray, np.ndarray]:
     """Slots for the float64 evaluation columns of up to ``n`` points, as many as ``budget`` holds.
 

@@ -68,10 +68,13 @@ from esmo.solver.rho import (
 from esmo.solver.row_cache import (
     ROWS_COMPUTED,
     VALUES_COMPUTED,
+    KernelRows,
     build_kernel_rows,
     cached_slot,
+    check_shared_rows,
     fill_slot,
     fresh_sums,
+    stored_sums,
 )
 from esmo.solver.shrinking import (
     do_shrinking,
@@ -405,6 +408,7 @@ def run_smo(
     callback: Callable[[CheckInfo], Any] | None = None,
     max_time: float | None = None,
     evaluation: str = "auto",
+    rows: KernelRows | None = None,
 ) -> tuple[SolverResult, Tracking | None]:
     """Solve the dual and track the early-stopping ``configs`` on ``(X_val, y_val)``.
 
@@ -427,7 +431,11 @@ def run_smo(
     decision values: ``incremental`` (moved by every iteration's two changed
     alphas), ``fresh`` (computed from the alphas at each check, the thesis's own
     cost model), or ``auto``, each configuration by its interval
-    (:func:`esmo.solver.tracking.fresh_evaluation`).
+    (:func:`esmo.solver.tracking.fresh_evaluation`). ``rows``: a store whose rows are
+    all in place (:meth:`esmo.solver.shared_kernel.SharedKernel.rows`, for
+    ``X`` and the validation block in this order, incremental checks), read
+    instead of one the run builds; a warm start's validation sums then come
+    from it too.
     """
     X, y = as_problem(X, y)
     check_kernel_range(X, params.kernel, params.kernel_dtype)
@@ -447,12 +455,20 @@ def run_smo(
     if len(configs) and (configs.needs_validation or X_val is not None):
         blocks, y_eval, n_val = as_evaluation(X_val, y_val, X_test, y_test, X.shape[1], like=X)
     fresh = fresh_evaluation(configs, evaluation)
-    rows = build_kernel_rows(
-        X, blocks, params, incremental=not fresh.all(), fresh_checks=bool(fresh.any())
-    )
+    shared = rows is not None
+    if shared:
+        check_shared_rows(rows, n, sum(b.shape[0] for b in blocks), fresh)
+    else:
+        rows = build_kernel_rows(
+            X, blocks, params, incremental=not fresh.all(), fresh_checks=bool(fresh.any())
+        )
     tr = make_tracker(configs, y_eval, n_val, p, stop_when_all_stopped, fresh)
     if len(blocks) and state.alpha.any():  # a warm start: the sums of its alphas
-        tr.S[:] = evaluation_sums(X, y, state.alpha, sparse.stack(blocks), params)
+        tr.S[:] = (
+            stored_sums(rows, state.alpha, y, n)
+            if shared
+            else evaluation_sums(X, y, state.alpha, sparse.stack(blocks), params)
+        )
         tr.best_alpha[:] = state.alpha
     limit = params.iteration_limit(n)
     if len(configs):

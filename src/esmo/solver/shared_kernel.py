@@ -1,0 +1,109 @@
+"""One kernel matrix for many fits: the rows every fold and every ``C`` of a search reads.
+
+A fit's kernel rows depend on ``gamma`` and on the points, never on ``C`` or on
+which fold the points train in; a 5-fold search over 50 values of ``C``
+recomputes each value up to 250 times (scikit-learn's ``GridSearchCV(SVC)``
+does). :class:`SharedKernel` computes every row of the whole training set once,
+in the row store's own arithmetic (:func:`esmo.solver.row_cache.compute_row`,
+float32 like LIBSVM's ``Qfloat``), and hands each fit a store whose rows are
+gathers of those rows: a fold's training points as rows, its training and its
+held-out points as columns. A value is the same sum whichever store computes
+it, so a fit reading the gathered store takes the very path of a fit that
+computes its own rows: the same iterations, alphas and rho, to the bit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from esmo.solver.compile import jit, numba_threads
+from esmo.solver.params import SolverParams
+from esmo.solver.row_cache import (
+    ROWS_COMPUTED,
+    SLOTS_TAKEN,
+    VALUES_COMPUTED,
+    KernelRows,
+    build_kernel_rows,
+    compute_row,
+)
+
+MB = 2**20
+
+
+@jit
+def _fill_every_row(rows, n):
+    """Every row of a resident store, in order: row ``i`` in slot ``i``."""
+    for i in range(n):
+        rows.slot_of[i] = i
+        rows.owner[i] = i
+        compute_row(rows, i, n, rows.data[i])
+
+
+def shared_kernel_mb(n: int) -> float:
+    """Memory a :class:`SharedKernel` of ``n`` points needs: the matrix, and one fold's gather."""
+    return 2 * n * n * np.dtype(np.float32).itemsize / MB
+
+
+class SharedKernel:
+    """The float32 kernel matrix of the points ``X`` (dense or sparse) for one kernel and ``gamma``.
+
+    ``kernel_evaluations`` counts the values computed, ``n * n``, once for every
+    fit that reads it (:meth:`rows`). The matrix and one fold's gather must fit
+    ``cache_size_mb`` (:func:`shared_kernel_mb`); a smaller budget is refused.
+    """
+
+    def __init__(
+        self, X, kernel: str, gamma: float, *, cache_size_mb: float = 1024.0, n_jobs: int = 1
+    ) -> None:
+        n = X.shape[0]
+        need = shared_kernel_mb(n)
+        if need > cache_size_mb:
+            raise ValueError(
+                f"The shared kernel matrix of {n} points and one fold's gather need {need:.0f} MB, "
+                f"more than cache_size_mb={cache_size_mb:g}; raise cache_size_mb to at least "
+                f"{np.ceil(need):.0f}, or search on a subsample."
+            )
+        self.X = X
+        self.params = SolverParams(
+            kernel=kernel, gamma=gamma, cache_size_mb=max(cache_size_mb, need), n_jobs=n_jobs
+        )
+        store = build_kernel_rows(X, [], self.params, incremental=False)
+        with numba_threads(store.threads):
+            _fill_every_row(store, n)
+        self.matrix = store.data
+        self.kernel_evaluations = int(store.clock[VALUES_COMPUTED])
+
+    def rows(self, train: np.ndarray, held_out: np.ndarray, params: SolverParams) -> KernelRows:
+        """The store a fit on the points ``train`` reads (tracking ``held_out`` if non-empty).
+
+        ``params`` are the fit's (its ``C``, tolerance, shrinking); its kernel,
+        ``gamma`` and storage must be this matrix's. Every row is in place, so
+        the fit computes none: its own count of kernel values stays 0.
+        """
+        mine = self.params
+        if (params.kernel, params.gamma, np.dtype(params.kernel_dtype)) != (
+            mine.kernel,
+            mine.gamma,
+            np.dtype(np.float32),
+        ):
+            raise ValueError(
+                f"This shared kernel holds kernel={mine.kernel!r}, gamma={mine.gamma!r} in float32; "
+                f"the fit asks kernel={params.kernel!r}, gamma={params.gamma!r}, "
+                f"kernel_dtype={np.dtype(params.kernel_dtype)}."
+            )
+        blocks = [self.X[held_out]] if len(held_out) else []
+        template = build_kernel_rows(self.X[train], blocks, params, incremental=bool(blocks))
+        columns = np.concatenate([train, held_out]) if blocks else train
+        n = len(train)
+        slots = np.arange(n, dtype=np.int64)
+        clock = np.zeros_like(template.clock)
+        clock[SLOTS_TAKEN] = n
+        clock[ROWS_COMPUTED] = 0
+        return template._replace(
+            data=self.matrix[np.ix_(train, columns)],
+            slot_of=slots,
+            owner=slots.copy(),
+            stamp=np.zeros(n, dtype=np.int64),
+            clock=clock,
+            resident=True,
+        )

@@ -1,0 +1,121 @@
+"""The cross-validated C path (esmo.tuning.path) against separate fits of SMOClassifier."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.model_selection import KFold, StratifiedKFold
+
+from esmo.early_stopping import EarlyStopping
+from esmo.estimators.smo_classifier import SMOClassifier
+from esmo.solver.shared_kernel import SharedKernel, shared_kernel_mb
+from esmo.tuning.path import fit_path
+
+CS = 2.0 ** np.linspace(-3, 8, 10)
+ES = EarlyStopping(3, 0.0, 5)
+
+
+@pytest.fixture(scope="module")
+def problem():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(240, 5))
+    X[X < -0.8] = 0.0  # zeros for the sparse case
+    y = np.where(X[:, 0] * X[:, 1] + 0.3 * rng.normal(size=240) > 0, "yes", "no")
+    return X, y
+
+
+def separate_fits(X, y, early_stopping, **params):
+    """scikit-learn-style: one SMOClassifier per (C, fold), scored on the held-out fold."""
+    folds = list(StratifiedKFold(5).split(X, y))
+    scores, n_iter = np.empty((len(CS), 5)), np.empty((len(CS), 5), np.int64)
+    es = {}
+    if early_stopping is not None:
+        es = dict(early_stopping=True, n_iter_no_change=ES.patience, es_tol=ES.tol,
+                  validation_interval=ES.interval, es_evaluation="incremental")  # fmt: skip
+    for c, C in enumerate(CS):
+        for k, (train, held_out) in enumerate(folds):
+            model = SMOClassifier(C=C, gamma=0.5, **es, **params)
+            val = {"X_val": X[held_out], "y_val": y[held_out]} if es else {}
+            model.fit(X[train], y[train], **val)
+            scores[c, k], n_iter[c, k] = model.score(X[held_out], y[held_out]), model.n_iter_
+    return scores, n_iter
+
+
+@pytest.mark.parametrize("early_stopping", [None, ES], ids=["plain", "early_stopped"])
+@pytest.mark.parametrize("shrinking", [True, False])
+def test_the_cold_path_is_separate_fits(problem, early_stopping, shrinking):
+    X, y = problem
+    scores, n_iter = separate_fits(X, y, early_stopping, shrinking=shrinking)
+    path = fit_path(X, y, CS, 0.5, warm_start=False, early_stopping=early_stopping,
+                    shrinking=shrinking)  # fmt: skip
+    np.testing.assert_array_equal(path.n_iter, n_iter)
+    np.testing.assert_array_equal(path.scores, scores)
+    assert path.stopped_early.any() == (early_stopping is not None)
+    assert path.best_C == CS[np.argmax(scores.mean(axis=1))]
+
+
+def test_sparse_points_give_the_dense_path(problem):
+    X, y = problem
+    dense = fit_path(X, y, CS, 0.5, warm_start=False)
+    csr = fit_path(sp.csr_matrix(X), y, CS, 0.5, warm_start=False)
+    np.testing.assert_array_equal(csr.n_iter, dense.n_iter)
+    np.testing.assert_array_equal(csr.scores, dense.scores)
+
+
+def test_warm_starts_reach_the_same_optimum_in_fewer_iterations(problem):
+    X, y = problem
+    cold = fit_path(X, y, CS, 0.5, warm_start=False)
+    warm = fit_path(X, y, CS, 0.5, warm_start=True)
+    # the first C starts cold either way; every later fit meets tol from another start
+    np.testing.assert_array_equal(warm.n_iter[0], cold.n_iter[0])
+    assert warm.n_iter[1:].sum() < cold.n_iter[1:].sum()
+    # both are tol-accurate solutions of one dual: objectives agree far inside tol's reach
+    np.testing.assert_allclose(warm.objective, cold.objective, rtol=1e-3)
+    assert np.abs(warm.mean_scores - cold.mean_scores).max() <= 0.02
+
+
+def test_kernel_values_are_counted_once(problem):
+    """The matrix of all n points once, and each fold's held-out x training block."""
+    X, y = problem
+    path = fit_path(X, y, CS, 0.5)
+    folds = StratifiedKFold(5).split(X, y)
+    assert path.kernel_evaluations == 240 * 240 + sum(len(t) * len(h) for t, h in folds)
+
+
+def test_the_shared_matrix_is_the_kernel(problem):
+    X, _ = problem
+    shared = SharedKernel(X, "rbf", 0.5)
+    d2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=2)
+    np.testing.assert_allclose(shared.matrix, np.exp(-0.5 * d2), rtol=1e-6)
+    assert shared.matrix.dtype == np.float32 and shared.kernel_evaluations == 240 * 240
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"Cs": [1.0, 0.5]}, "strictly ascending"),
+        ({"Cs": [1.0, 1.0]}, "strictly ascending"),
+        ({"Cs": [0.0, 1.0]}, "positive and finite"),
+        ({"Cs": [1.0, np.inf]}, "positive and finite"),
+        ({"Cs": []}, "non-empty"),
+        ({"n_jobs": 0}, "n_jobs=0"),
+        ({"cache_size_mb": 0.1}, "raise cache_size_mb to at least 1"),
+    ],
+)
+def test_bad_input_is_refused_naming_the_fix(problem, kwargs, message):
+    X, y = problem
+    args = {"Cs": CS} | kwargs
+    with pytest.raises(ValueError, match=message):
+        fit_path(X, y, args.pop("Cs"), 0.5, **args)
+
+
+def test_a_fold_without_one_class_is_refused(problem):
+    X, y = problem
+    order = np.argsort(y, kind="stable")  # one class first: unshuffled KFold leaves it out
+    with pytest.raises(ValueError, match="Fold 0's training part holds one class"):
+        fit_path(X[order], y[order], CS, 0.5, cv=KFold(2))
+
+
+def test_the_memory_rule():
+    assert shared_kernel_mb(1024) == 8.0  # the float32 matrix and one fold's gather
