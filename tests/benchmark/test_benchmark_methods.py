@@ -37,6 +37,7 @@ BUDGETS = {
     "esmo_gradient": {"max_fun": 5},
     "esmo_gradient_es": {"max_fun": 5},
     "esmo_mdl": {},
+    "esmo_path": {},
     "esmo_ensemble": {"n_subensembles": 2, "train_proportion": 0.2},
     "esmo_ensemble_halving": {"n_subensembles": 2, "train_proportion": 0.2},
     "esmo_pegasos_es": {"n_configs": 6, "epochs": 3},
@@ -235,3 +236,15 @@ def test_pegasos_counts_kernel_values_as_the_smo_searches_do(results, problem):
     assert (
         results["esmo_pegasos_es"].final["kernel_evaluations"] == search.cost_["kernel_evaluations"]
     )
+
+
+def test_the_shared_kernel_path_searches_grid_svcs_grid_and_folds(results, problem):
+    """One CV path per gamma: the grid's 25 candidates on grid_svc's folds, warm-started
+    along C, so its best mean CV accuracy is grid_svc's up to the warm starts' tolerance."""
+    path, grid = results["esmo_path"], results["grid_svc"]
+    assert path.final["n_evaluations"] == grid.final["n_evaluations"] == 5 * 5
+    assert abs(path.final["selection_score"] - grid.final["selection_score"]) <= 0.02
+    # kernel values: per gamma the matrix of all n rows and each fold's held-out block
+    X, y = problem
+    blocks = sum(len(t) * len(h) for t, h in methods._folds(SHARED, 0).split(X, y))
+    assert path.trace["kernel_evaluations"].iloc[-1] == 5 * (len(y) ** 2 + blocks)

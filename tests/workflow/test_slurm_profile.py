@@ -90,9 +90,9 @@ def test_the_benchmark_paper_scale_packs_the_small_datasets(tmp_path):
     small = set(config["benchmark"]["slurm"]["pack_datasets"])
     jobs = submissions(tmp_path, "benchmark", "benchmark-paper-scale.yaml")
     runs = [(group, job) for group, job in jobs if job[0][0] == "benchmark_run"]
-    assert sum(len(job) for _, job in runs) == 13 * 10 * 18
+    assert sum(len(job) for _, job in runs) == 13 * 10 * 19
     for group, job in runs:
         datasets = {wildcards["dataset"] for _, wildcards in job}
         assert datasets <= small if group else not datasets & small, job
         assert len(job) <= int(GROUP_SIZES.get(group, 1))
-    assert sum(len(job) for group, job in runs if group) == 8 * 10 * 18
+    assert sum(len(job) for group, job in runs if group) == 8 * 10 * 19

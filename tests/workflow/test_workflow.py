@@ -135,7 +135,7 @@ def test_benchmark_target_plans_the_default_scale(tmp_path):
     """Protocol sec 7: one split per (dataset, seed), one run per (dataset, seed, method)."""
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["benchmark"]
     datasets, seeds, methods = config["datasets"], config["seeds"], config["methods"]
-    assert len(datasets) == 12 and len(methods) == 18
+    assert len(datasets) == 12 and len(methods) == 19
     jobs = planned_jobs(tmp_path, "benchmark")
     assert jobs["benchmark_split"] == len(datasets) * seeds
     assert jobs["benchmark_run"] == len(datasets) * seeds * len(methods)

@@ -94,6 +94,7 @@ SINGLE_SVM_SEARCHES = (
     "esmo_gradient",
     "esmo_gradient_es",
     "esmo_mdl",
+    "esmo_path",
 )
 #: The esmo methods are the ones whose name starts with this.
 ESMO_PREFIX = "esmo_"
@@ -647,7 +648,7 @@ def ensembles_claim(records: pd.DataFrame) -> tuple[str, bool | None]:
     Rule: on each block where esmo_ensemble ran, with c its final CPU seconds,
     each single-SVM esmo search (:data:`SINGLE_SVM_SEARCHES`: esmo_rs, esmo_rs_es,
     esmo_sh, esmo_sh_es, esmo_sh_iter, esmo_hyperband, esmo_optuna, esmo_gradient,
-    esmo_gradient_es, esmo_mdl) is given its incumbent at the larger of c and its
+    esmo_gradient_es, esmo_mdl, esmo_path) is given its incumbent at the larger of c and its
     first record's cost, so the ensemble is never the dearer; the best single search is the one of the highest mean
     such accuracy over the blocks where it ran. The claim holds when the
     ensemble's mean final accuracy minus that search's, over those blocks, is

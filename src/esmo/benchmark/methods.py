@@ -26,7 +26,9 @@ method's own record gives them:
 - ``esmo_ensemble`` its fit log (every fit's CPU seconds);
 - ``esmo_mdl`` the CPU seconds of the whole search, shared out over the
   candidates in proportion to the wall time ``MDLSearch`` records for each,
-  then the refit.
+  then the refit;
+- ``esmo_path`` each gamma's path's CPU seconds, shared out over its C in
+  proportion to their fits' CPU seconds, then the refit.
 
 The bookkeeping between evaluations (a search's own loop, Optuna's sampler)
 is not in these records.
@@ -60,6 +62,7 @@ from esmo.hypergradient.space import LOG2_BOUNDS
 from esmo.mdl.search import MDLSearch
 from esmo.tuning.estimators import HyperbandSVM, RandomSearchSVM, SuccessiveHalvingSVM
 from esmo.tuning.optuna_search import OptunaSearchSVM
+from esmo.tuning.path import fit_path
 
 
 @dataclass(frozen=True)
@@ -412,6 +415,55 @@ def esmo_mdl(budget, space, X, y, seed) -> MethodResult:
     return MethodResult(model, trace, final, _smo, search=search)
 
 
+def esmo_path(budget, space, X, y, seed) -> MethodResult:
+    """Sec 2's grid as one cross-validated C path per gamma (:func:`esmo.tuning.path.fit_path`):
+    the kernel matrix once per gamma for every fold and C, each C warm-started from the one below.
+
+    The folds are ``grid_svc``'s. A path's scores are known when its last fold
+    ends, so its CPU seconds (the shared matrix included) are shared out over
+    its C in proportion to their fits' seconds; its kernel values are counted
+    at its first C, when they are computed. Ties go to the first in
+    ``GridSearchCV``'s order (C, then gamma).
+    """
+    C_grid, gammas = space.grid()
+    rows = []
+    for g, gamma in enumerate(gammas):
+        try:
+            path = fit_path(X, y, C_grid, gamma, _folds(budget, seed))
+        except ValueError as exc:
+            if "shared kernel matrix" not in str(exc):
+                raise
+            raise MethodFailed(str(exc)) from exc
+        per_C = path.fit_seconds.sum(axis=1)
+        shares = per_C / per_C.sum() if per_C.sum() > 0 else np.full(len(C_grid), 1 / len(C_grid))
+        for c, C in enumerate(C_grid):
+            rows.append({
+                "cpu_seconds": path.seconds * shares[c],
+                "n_iter": float(path.n_iter[c].sum()),
+                "kernel_evaluations": float(path.kernel_evaluations if c == 0 else 0),
+                "C": C, "gamma": gamma, "score": float(path.mean_scores[c]),
+                "tie": c * len(gammas) + g,
+            })  # fmt: skip
+    table = pd.DataFrame(rows)
+    trace = make_trace(
+        table["cpu_seconds"], table["n_iter"], table["kernel_evaluations"], table["C"],
+        table["gamma"], table["score"], ties=table["tie"],
+    )  # fmt: skip
+    last = trace.iloc[-1]
+    model = _smo(float(last["C"]), float(last["gamma"]))
+    refit_seconds = _timed_refit(model, X, y)
+    final = {
+        "cpu_seconds": float(last["cpu_seconds"]) + refit_seconds,
+        "n_iter": float(last["n_iter"]) + float(np.sum(model.n_iter_)),
+        "kernel_evaluations": float(last["kernel_evaluations"]) + model.n_kernel_evaluations_,
+        "n_evaluations": len(table),
+        "C": float(last["C"]),
+        "gamma": float(last["gamma"]),
+        "selection_score": float(last["selection_score"]),
+    }
+    return MethodResult(model, trace, final, _smo)
+
+
 def _gradient(inner: str) -> Adapter:
     def adapter(budget, space, X, y, seed) -> MethodResult:
         """GradientSearchCV on k-fold CV, from C = gamma = 1, in its own box (LOG2_BOUNDS)."""
@@ -633,6 +685,7 @@ METHODS: dict[str, Method] = {
         Method("esmo_gradient", _gradient("exact"), **_GRADIENT),
         Method("esmo_gradient_es", _gradient("early_stopped"), **_GRADIENT),
         Method("esmo_mdl", esmo_mdl, grid=True),
+        Method("esmo_path", esmo_path, grid=True, shared=("n_folds",)),
         Method("esmo_ensemble", _ensemble("exhaustive"), grid=True, **_ENSEMBLE),
         Method("esmo_ensemble_halving", _ensemble("halving"), grid=True, **_ENSEMBLE),
         Method(

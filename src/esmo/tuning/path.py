@@ -53,7 +53,8 @@ class CVPath:
     and ``stopped_early`` have one row per ``C`` (ascending) and one column per
     fold. ``kernel_evaluations`` counts every kernel value
     the path computed: the shared matrix once, and each fold's held-out block.
-    ``seconds`` is the CPU time of the whole path.
+    ``fit_seconds`` holds each fit's CPU seconds (its run and its score) and
+    ``seconds`` the whole path's, the shared matrix included.
     """
 
     Cs: np.ndarray
@@ -62,6 +63,7 @@ class CVPath:
     n_iter: np.ndarray
     objective: np.ndarray
     stopped_early: np.ndarray
+    fit_seconds: np.ndarray
     kernel_evaluations: int
     warm_start: bool
     seconds: float
@@ -147,6 +149,7 @@ def fit_path(
     shape = (len(Cs), len(folds))
     scores, objective = np.empty(shape), np.empty(shape)
     n_iter, stopped = np.empty(shape, np.int64), np.zeros(shape, bool)
+    fit_seconds = np.empty(shape)
     values = shared.kernel_evaluations
     for k, (train, held_out) in enumerate(folds):
         grouping = np.argsort(-signs[train], kind="stable")  # LIBSVM's grouping by class
@@ -159,6 +162,7 @@ def fit_path(
         fold_rows = shared.rows(order, held_out if configs else held_out[:0], params[0])
         state = None  # the last fit's final state
         for c, C in enumerate(Cs):
+            fit_start = time.process_time()
             if warm_start and state is not None:
                 state = scaled_state(state, y_fit, C / Cs[c - 1], C)
             else:
@@ -172,8 +176,9 @@ def fit_path(
             n_iter[c, k], stopped[c, k] = result.n_iter, result.stopped_early
             objective[c, k] = result.objective
             scores[c, k] = _held_out_accuracy(K_out, grouping, y_fit, result, signs[held_out])
-    return CVPath(Cs, gamma_, scores, n_iter, objective, stopped, int(values), bool(warm_start),
-                  time.process_time() - start)  # fmt: skip
+            fit_seconds[c, k] = time.process_time() - fit_start
+    return CVPath(Cs, gamma_, scores, n_iter, objective, stopped, fit_seconds, int(values),
+                  bool(warm_start), time.process_time() - start)  # fmt: skip
 
 
 def _params(C: float, kernel: str, gamma: float, tol: float, max_iter: int,
