@@ -64,10 +64,14 @@ def timing_mask(rel: str, table: pd.DataFrame, declaration: list[Timing]) -> pd.
         rows = pd.Series(True, index=table.index)
         if entry.key is not None and entry.key in table.columns:
             rows = table[entry.key].astype(str).map(lambda v, m=entry.match: bool(m.fullmatch(v)))
-        for column in entry.columns:
-            if column in table.columns:
-                mask[column] |= rows
+        for column in _columns(entry, table):
+            mask[column] |= rows
     return mask
+
+
+def _columns(entry: Timing, table: pd.DataFrame) -> list[str]:
+    """The columns of ``table`` that ``entry`` names, each name a glob (``p_*``: one per method)."""
+    return [c for c in table.columns if any(fnmatch.fnmatchcase(c, g) for g in entry.columns)]
 
 
 def differing_cells(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame | None:
@@ -87,7 +91,8 @@ def stale_entries(tables: dict[str, pd.DataFrame], declaration: list[Timing]) ->
         if not matched:
             stale.append(f"{entry.files}: matches no table")
             continue
-        absent = [c for c in entry.columns if not any(c in t.columns for t in matched)]
+        found = {c for t in matched for c in t.columns}
+        absent = [g for g in entry.columns if not any(fnmatch.fnmatchcase(c, g) for c in found)]
         if absent:
             stale.append(f"{entry.files}: no matching table has column(s) {absent}")
     return stale

@@ -63,6 +63,18 @@ def test_rows_restrict_a_declaration_to_the_timing_derived_quantities(tmp_path):
     assert _compare(tmp_path / "2", "p/reproduction.csv", a, a.assign(ours=[91.0, 3.0])) == 1
 
 
+def test_a_column_glob_covers_one_column_per_method_and_no_other(tmp_path):
+    declaration = [compare_results.Timing("benchmark/friedman.csv", ("p_*",))]
+    a = pd.DataFrame({"method": ["rs", "sh"], "p_rs": [1.0, 0.2], "p_sh": [0.2, 1.0]})
+
+    def compare(sub, b):
+        return compare_results.compare(*_runs(tmp_path / sub, "benchmark/friedman.csv", a, b),
+                                       declaration)[0]  # fmt: skip
+
+    assert compare("1", a.assign(p_rs=[1.0, 0.3], p_sh=[0.3, 1.0])) == 0
+    assert compare("2", a.assign(method=["sh", "rs"])) == 1
+
+
 def test_a_changed_shape_and_a_missing_file_fail(tmp_path):
     a = pd.DataFrame({"method": ["RS"], "seconds": [1.0], "score": [0.9]})
     assert _compare(tmp_path / "1", "e3/scores.csv", a, pd.concat([a, a])) == 1
