@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import warnings
 
 import numpy as np
@@ -225,3 +226,37 @@ def test_bad_weights_and_warm_starts_are_refused_with_the_fix():
         clf.fit(X[:-2], y[:-2])
     with pytest.raises(ValueError, match="linear_term must be 1-D"):
         run_smo(X, y, SolverParams(), linear_term=np.ones(3))
+
+
+@pytest.mark.parametrize("cache_size_mb", [40.0, 0.05], ids=["resident", "lru"])
+def test_warm_starts_keep_the_kernel_rows_and_change_nothing_else(cache_size_mb):
+    """Along a path of C, a kept store serves later fits: the same fits, fewer rows computed."""
+    X, y = DATASETS["breast_cancer"]
+    kept = SMOClassifier(gamma=0.05, warm_start=True, cache_size_mb=cache_size_mb)
+    dropped = SMOClassifier(gamma=0.05, warm_start=True, cache_size_mb=cache_size_mb)
+    new_rows = []
+    for C in (0.5, 2.0, 8.0):
+        kept.set_params(C=C).fit(X, y)
+        dropped.set_params(C=C).fit(X, y)
+        del dropped._rows  # as a fit that builds its store afresh
+        np.testing.assert_array_equal(kept.dual_coef_, dropped.dual_coef_)
+        assert kept.intercept_[0] == dropped.intercept_[0] and kept.n_iter_ == dropped.n_iter_
+        new_rows.append((kept.n_kernel_evaluations_, dropped.n_kernel_evaluations_))
+    assert new_rows[0][0] == new_rows[0][1]  # the first fit builds the store either way
+    assert all(k <= d for k, d in new_rows[1:])  # an LRU store of 23 rows may keep none of use
+    if cache_size_mb == 40.0:  # all 569 rows fit: each computed once at most, over all fits
+        assert all(k < d for k, d in new_rows[1:])
+        assert sum(k for k, _ in new_rows) <= len(y) ** 2
+
+
+def test_new_points_drop_the_kept_rows_and_pickles_leave_them_out():
+    X, y = DATASETS["breast_cancer"]
+    clf = SMOClassifier(gamma=0.05, warm_start=True).fit(X, y)
+    first = clf._rows[0]
+    X2 = X.copy()
+    X2[0, 0] += 1.0
+    clf.fit(X2, y)
+    assert clf._rows[0] != first
+    again = pickle.loads(pickle.dumps(clf))
+    assert not hasattr(again, "_rows")
+    np.testing.assert_array_equal(again.decision_function(X), clf.decision_function(X))

@@ -38,13 +38,21 @@ from esmo.solver.tracking import EVALUATIONS
 _SOLVERS = ("fan", "keerthi", "fan_plain", "keerthi_own_rule")
 
 
+def _digest(*arrays: Any) -> str:
+    """A fingerprint of arrays (dense, or sparse by their CSR parts); None entries skipped."""
+    digest = hashlib.sha256()
+    for X in arrays:
+        if X is None:
+            continue
+        parts = (X.data, X.indices, X.indptr, np.array(X.shape)) if sparse.is_sparse(X) else (X,)
+        for a in parts:
+            digest.update(np.ascontiguousarray(a).view(np.uint8))
+    return digest.hexdigest()
+
+
 def _problem_key(X: Any, y: np.ndarray, weight: np.ndarray, params: SolverParams) -> tuple:
     """What a warm start must find unchanged to continue a run exactly: data, kernel, bounds, shrinking."""
-    digest = hashlib.sha256()
-    points = (X.data, X.indices, X.indptr, np.array(X.shape)) if sparse.is_sparse(X) else (X,)
-    for a in (*points, y, weight):
-        digest.update(np.ascontiguousarray(a).view(np.uint8))
-    return digest.hexdigest(), params.kernel, params.gamma, params.C, params.shrinking
+    return _digest(X, y, weight), params.kernel, params.gamma, params.C, params.shrinking
 
 
 #: Folds of the held-out decision values Platt's sigmoid is fitted to (SVC's five).
@@ -431,6 +439,7 @@ class SMOClassifier(SVMClassifierBase):
             "state": state,
             "callback": callback,
             "max_time": self.max_time,
+            "row_store": self._kept_rows(X_s, validation) if self.warm_start else None,
         }
         result = self._solve(X_s, y_s, params, es if self.early_stopping else None, validation, run)
         alpha = np.empty_like(result.alpha)
@@ -593,6 +602,22 @@ class SMOClassifier(SVMClassifierBase):
         if previous_key is not None and previous_key == key:
             return SolverState(*(a.copy() for a in state))
         return warm_state(X, y, state.alpha, params, sample_weight=weight)
+
+    def _kept_rows(self, X: Any, validation: tuple | None) -> dict:
+        """The kernel-row store kept for warm starts: the previous fit's, while the points and
+        validation points are the same (its rows then serve this fit: none is computed twice)."""
+        key = _digest(X, None if validation is None else validation[0])
+        kept = getattr(self, "_rows", None)
+        if kept is None or kept[0] != key:
+            kept = self._rows = (key, {})
+        return kept[1]
+
+    def __getstate__(self) -> dict:
+        """Pickled without the kept kernel rows (up to ``cache_size_mb``): a warm start after
+        unpickling computes them again."""
+        state = super().__getstate__()
+        state.pop("_rows", None)
+        return state
 
     def _validation_data(
         self,

@@ -232,6 +232,24 @@ def check_shared_rows(rows: KernelRows, n: int, m: int, fresh: np.ndarray) -> No
         )
 
 
+def store_signature(
+    params: SolverParams, n: int, blocks: Sequence, incremental: bool, fresh_checks: bool
+) -> tuple:
+    """What a kept store must match to serve another run on the same points: the kernel,
+    its width, storage and budget, threads, and the columns and evaluation mode it was built for."""
+    return (
+        params.kernel, params.gamma, np.dtype(params.kernel_dtype).str, params.cache_size_mb,
+        params.n_jobs, n, tuple(b.shape[0] for b in blocks), incremental, fresh_checks,
+    )  # fmt: skip
+
+
+def count_afresh(rows: KernelRows) -> KernelRows:
+    """A kept store for one more run: its rows and slots as they are, its cost counted from 0."""
+    rows.clock[ROWS_COMPUTED] = 0
+    rows.clock[VALUES_COMPUTED] = 0
+    return rows
+
+
 def stored_sums(rows: KernelRows, alpha: np.ndarray, y: np.ndarray, n: int) -> np.ndarray:
     """``sum_k a_k y_k K(x_k, x)`` at the evaluation columns of a store whose rows are all in
     place: a warm start's validation sums read from the store instead of computed afresh."""

@@ -72,8 +72,10 @@ from esmo.solver.row_cache import (
     build_kernel_rows,
     cached_slot,
     check_shared_rows,
+    count_afresh,
     fill_slot,
     fresh_sums,
+    store_signature,
     stored_sums,
 )
 from esmo.solver.shrinking import (
@@ -409,6 +411,7 @@ def run_smo(
     max_time: float | None = None,
     evaluation: str = "auto",
     rows: KernelRows | None = None,
+    row_store: dict | None = None,
 ) -> tuple[SolverResult, Tracking | None]:
     """Solve the dual and track the early-stopping ``configs`` on ``(X_val, y_val)``.
 
@@ -435,7 +438,11 @@ def run_smo(
     all in place (:meth:`esmo.solver.shared_kernel.SharedKernel.rows`, for
     ``X`` and the validation block in this order, incremental checks), read
     instead of one the run builds; a warm start's validation sums then come
-    from it too.
+    from it too. ``row_store``: a dict the caller keeps between runs on the same
+    points and evaluation points (``SMOClassifier(warm_start=True)`` does): a store
+    built for the same kernel, width and evaluation mode is read again, its rows
+    kept, and this run's store is left there; kernel values are the same whichever
+    store computed them, so the run is too, and only its new rows are counted.
     """
     X, y = as_problem(X, y)
     check_kernel_range(X, params.kernel, params.kernel_dtype)
@@ -459,9 +466,15 @@ def run_smo(
     if shared:
         check_shared_rows(rows, n, sum(b.shape[0] for b in blocks), fresh)
     else:
-        rows = build_kernel_rows(
-            X, blocks, params, incremental=not fresh.all(), fresh_checks=bool(fresh.any())
-        )
+        incremental, fresh_checks = not fresh.all(), bool(fresh.any())
+        signature = store_signature(params, n, blocks, incremental, fresh_checks)
+        if row_store is not None and row_store.get("signature") == signature:
+            rows = count_afresh(row_store["rows"])
+        else:
+            rows = build_kernel_rows(X, blocks, params, incremental, fresh_checks)
+            if row_store is not None:
+                row_store.clear()
+                row_store.update(signature=signature, rows=rows)
     tr = make_tracker(configs, y_eval, n_val, p, stop_when_all_stopped, fresh)
     if len(blocks) and state.alpha.any():  # a warm start: the sums of its alphas
         tr.S[:] = (
