@@ -80,3 +80,5 @@ def test_accuracy_table_and_reproduction_values():
     values = reproduction_values(table.reset_index())
     assert values["ringnorm.nsvm1.test_accuracy"] == pytest.approx(98.0)
     assert values["mnist.nsvm3.test_errors"] == 3.0
+    # the rows each dataset trained on, set beside the paper's (12,665 MNIST images)
+    assert values["ringnorm.n_train"] == 6660 and values["mnist.n_train"] == 1000

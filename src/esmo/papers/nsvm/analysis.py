@@ -140,6 +140,7 @@ def reproduction_values(accuracy: pd.DataFrame) -> dict[str, float]:
         if not row.method.startswith("nsvm"):
             continue
         prefix = f"{row.dataset}.{row.method}"
+        values[f"{row.dataset}.n_train"] = float(row.n_train)  # a setting, shown beside the paper's
         if row.dataset == "ringnorm":
             values[f"{prefix}.test_accuracy"] = float(row.test_accuracy_mean)
         else:
