@@ -21,10 +21,13 @@ with job_log(snakemake.log[0], "MDL reproduction table"):
         for row in table_2[table_2["source"] == "ours"].itertuples(index=False)
         for metric in METRICS
     }
-    # the paper's claim in numbers: MDL - CV on each metric (one split there)
+    # the paper's claim in numbers: MDL - CV on each metric (one split there), judged on the
+    # mean over splits and shown on the headline split alone
     comparison = pd.read_csv(inp.comparison).set_index("metric")
     for metric in METRICS:
         ours[f"claim.mdl_minus_cv.{metric}"] = float(comparison.loc[metric, "mean_difference"])
+        one = f"claim.mdl_minus_cv_one_split.{metric}"
+        ours[one] = ours[f"table_2.mdl.{metric}"] - ours[f"table_2.cv.{metric}"]
     table = judge_paper(paper, ours, inp.rules, values_source=inp.paper)
     table.to_csv(snakemake.output.table, index=False)
     claims = judge_claims(sensitivity_claims(pd.read_csv(inp.sensitivity)))
