@@ -1,9 +1,9 @@
-"""The MDL paper's analysis: the sensitivity grids judged as claims (esmo.papers.mdl.analysis)."""
+"""The MDL paper's analysis: fig 3 and the sensitivity grids judged as claims (esmo.papers.mdl.analysis)."""
 
 import pandas as pd
 import pytest
 
-from esmo.papers.mdl.analysis import sensitivity_claims
+from esmo.papers.mdl.analysis import fig3_claim, sensitivity_claims
 
 
 def test_the_sensitivity_claims_fail_on_a_majority_class_pick():
@@ -24,3 +24,15 @@ def test_the_sensitivity_claims_fail_on_a_majority_class_pick():
     )
     with pytest.raises(ValueError, match="lacks the mdl or the cv row"):
         sensitivity_claims(table[table["method"] == "cv"])
+
+
+@pytest.mark.parametrize("gap, holds", [(0.0, True), (0.0175, False)])
+def test_fig_3s_claim_holds_only_for_a_pick_at_the_best_test_accuracy(gap, holds):
+    selection = pd.DataFrame(
+        {"method": ["cv", "mdl"], "test_rank": [3, 1 if holds else 1131],
+         "gap_to_best": [0.009, gap], "accuracy": [0.96, 0.97]}
+    )  # fmt: skip
+    claim = fig3_claim(selection, 10_000).iloc[0]
+    assert claim["claim"] == "fig3.mdl_pick_performs_best" and claim["holds"] == holds
+    rank = 1 if holds else 1131
+    assert f"ranks {rank} of 10000 grid points" in claim["measure"]

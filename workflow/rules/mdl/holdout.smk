@@ -144,6 +144,12 @@ rule mdl_reproduction:
         table_2="results/mdl/table_2.csv",
         comparison="results/mdl/splits/comparison.csv",
         sensitivity="results/mdl/sensitivity.csv",
+        headline_selection=mdl_holdout_files(
+            MDL["headline"]["grid"], [MDL["headline"]["seed"]], "selection"
+        )[0],
+        headline_grid=mdl_holdout_files(
+            MDL["headline"]["grid"], [MDL["headline"]["seed"]], "grid"
+        )[0],
     output:
         table=report(
             "results/mdl/reproduction.csv",

@@ -10,7 +10,7 @@ from esmo.papers.common.html import reproduction_html
 from esmo.papers.common.job_log import job_log
 from esmo.papers.common.judging import judge_claims, judge_paper, summary_line
 from esmo.papers.common.reproduction import load_paper_values
-from esmo.papers.mdl.analysis import METRICS, sensitivity_claims
+from esmo.papers.mdl.analysis import METRICS, fig3_claim, sensitivity_claims
 
 with job_log(snakemake.log[0], "MDL reproduction table"):
     inp = snakemake.input
@@ -30,7 +30,16 @@ with job_log(snakemake.log[0], "MDL reproduction table"):
         ours[one] = ours[f"table_2.mdl.{metric}"] - ours[f"table_2.cv.{metric}"]
     table = judge_paper(paper, ours, inp.rules, values_source=inp.paper)
     table.to_csv(snakemake.output.table, index=False)
-    claims = judge_claims(sensitivity_claims(pd.read_csv(inp.sensitivity)))
+    n_grid = len(pd.read_csv(inp.headline_grid))
+    claims = judge_claims(
+        pd.concat(
+            [
+                fig3_claim(pd.read_csv(inp.headline_selection), n_grid),
+                sensitivity_claims(pd.read_csv(inp.sensitivity)),
+            ],
+            ignore_index=True,
+        )
+    )
     claims.to_csv(snakemake.output.claims, index=False)
     summary = summary_line(table, claims)
     Path(snakemake.output.html).write_text(reproduction_html(table, claims, summary))
