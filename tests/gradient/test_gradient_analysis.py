@@ -175,3 +175,30 @@ def test_claim_2_fails_when_grad_needs_more_than_the_papers_20_evaluations():
     parts = {"speed": cells, "f_measure": pd.DataFrame(columns=ROW_COLUMNS),
              "table3": pd.DataFrame(columns=ROW_COLUMNS)}  # fmt: skip
     assert ana.claims(parts).set_index("claim").loc[2, "verdict"] == "does not hold"
+
+
+@pytest.mark.parametrize("scaled_error, verdict", [(11.0, "holds"), (46.0, "does not hold")])
+def test_the_plateau_claim_reads_the_stalled_cells_only(scaled_error, verdict):
+    """Seed 0 stalls (45 % against Grid's 10.5); seed 1 does not (12 against 11): the claim
+    is judged on seed 0 alone, where the data-scaled start must end lower."""
+    cells = _speed_cells(grad_errors=(10.0, 12.0, 11.0))
+    cells.loc[(cells["method"] == "grad") & (cells["seed"] == 0), "cv_error"] = 45.0
+    cells.loc[(cells["method"] == "grad") & (cells["seed"] == 1), "cv_error"] = 12.0
+    cells.loc[(cells["method"] == "grad") & (cells["seed"] == 2), "cv_error"] = 11.0
+    scaled = [_row("grad_scaled", s, cv_error=e, nf=5, start_log2_gamma=-3.0)
+              for s, e in ((0, scaled_error), (1, 50.0), (2, 50.0))]  # fmt: skip
+    cells = pd.concat([cells, pd.DataFrame(scaled)], ignore_index=True)
+    table = ana.start_table(cells).set_index("seed")
+    assert table["stalled"].tolist() == [True, False, False]
+    assert table.loc[0, "start_log2_gamma_scaled"] == -3.0
+    parts = {"speed": cells, "f_measure": pd.DataFrame(columns=ROW_COLUMNS),
+             "table3": pd.DataFrame(columns=ROW_COLUMNS)}  # fmt: skip
+    claim = ana.claims(parts).set_index("claim").loc["plateau"]
+    assert claim["verdict"] == verdict and claim["measure"].startswith("splice 500 seed 0: 45.0 ->")
+
+
+def test_the_plateau_claim_is_not_measured_without_a_stall_or_the_method():
+    parts = {"speed": _speed_cells(), "f_measure": pd.DataFrame(columns=ROW_COLUMNS),
+             "table3": pd.DataFrame(columns=ROW_COLUMNS)}  # fmt: skip
+    claim = ana.claims(parts).set_index("claim").loc["plateau"]
+    assert claim["verdict"] == "not measured" and claim["measure"] == "not run"

@@ -215,7 +215,7 @@ def gradient_inexact_files(name, agreement=False):
 def gradient_products():
     """What the target ``gradient`` (and ``all``) requests."""
     files = []
-    for name in ("table1", "table2", "f_measure", "table3", "cost_breakup", "claims"):
+    for name in ("table1", "table2", "f_measure", "table3", "cost_breakup", "start", "claims"):
         files += [f"results/gradient/{name}.{ext}" for ext in ("csv", "html")]
     files += ["results/gradient/fig1.png", "results/gradient/fig1_restarts.csv"]
     files += [f"results/gradient/reproduction.{ext}" for ext in ("csv", "html")]

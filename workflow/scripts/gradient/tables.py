@@ -18,6 +18,7 @@ with job_log(snakemake.log[0], "gradient tables"):
         "f_measure": ana.f_measure_table(parts["f_measure"]),
         "table3": ana.weighted_table(parts["table3"]),
         "cost_breakup": ana.cost_breakup(cells),
+        "start": ana.start_table(cells),
     }
     out = snakemake.output
     for name, table in tables.items():

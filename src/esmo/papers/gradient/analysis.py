@@ -11,7 +11,7 @@ and the seven claims of sec 6 are checked in :func:`our_values` and :func:`claim
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -180,6 +180,31 @@ def cost_breakup(cells: pd.DataFrame) -> pd.DataFrame:
             "seeds": len(part),
         })  # fmt: skip
     return pd.DataFrame(rows)
+
+
+#: Grad "stalls" on a cell when it ends this many points of CV error above Grid's best.
+STALL_POINTS = 5.0
+
+
+def start_table(cells: pd.DataFrame) -> pd.DataFrame:
+    """Grad from the paper's start (C = gamma = 1) beside Grad from the data-scaled start.
+
+    One row per (dataset, n_trg, seed) where Grid, Grad and ``grad_scaled`` ran:
+    each one's CV and test error (%), evaluations and termination; ``stalled``
+    when Grad ends :data:`STALL_POINTS` or more above Grid's CV error.
+    """
+    keys = [*_CELL_KEYS, "seed"]
+    columns = ["cv_error", "test_error", "nf", "termination", "start_log2_gamma"]
+    wide = {
+        method: cells[cells["method"] == method].set_index(keys)[columns]
+        for method in ("grid", "grad", "grad_scaled")
+    }
+    both = wide["grad"].join(wide["grad_scaled"], lsuffix="_grad", rsuffix="_scaled", how="inner")
+    both = both.join(wide["grid"]["cv_error"].rename("cv_error_grid"), how="inner")
+    both = both.drop(columns=["start_log2_gamma_grad"]).reset_index()
+    both["stalled"] = both["cv_error_grad"] - both["cv_error_grid"] >= STALL_POINTS
+    both["scaled_lower"] = both["cv_error_scaled"] < both["cv_error_grad"]
+    return both
 
 
 def restarts_table(cells: pd.DataFrame, dataset: str, n_trg: int, seed: int) -> pd.DataFrame:
@@ -453,7 +478,33 @@ def claims(
         share = costs["smo_share"].mean()
         add(7, "SMO takes 85-95 % of the tuning time; the solve and gradient pieces are cheap",
             f"mean SMO share {share:.1f} % ({text})", bool(85.0 <= share <= 95.0))  # fmt: skip
+    _plateau_claim(cells, add)
     return pd.DataFrame(out)
+
+
+def _plateau_claim(cells: pd.DataFrame, add: Callable[..., None]) -> None:
+    """Beyond the paper (issue 34): Grad's stalls come from its start on a plateau.
+
+    Rule: on every cell where Grad from C = gamma = 1 stalls (:func:`start_table`),
+    Grad from the data-scaled start ends at a lower CV error; no stalled cell:
+    not measured.
+    """
+    statement = (
+        "Beyond the paper: where Grad from C = gamma = 1 stalls (CV error >= "
+        f"{STALL_POINTS:g} points above Grid's), the start lies on a plateau: Grad from "
+        "gamma = 1/(d var X) ends lower"
+    )
+    table = start_table(cells) if "grad_scaled" in set(cells["method"]) else pd.DataFrame()
+    stalled = table[table["stalled"]] if len(table) else table
+    if stalled.empty:
+        add("plateau", statement, "no stalled cell" if len(table) else "not run", math.nan)
+        return
+    text = "; ".join(
+        f"{r.dataset} {r.n_trg} seed {r.seed}: {r.cv_error_grad:.1f} -> {r.cv_error_scaled:.1f} % "
+        f"(Grid {r.cv_error_grid:.1f})"
+        for r in stalled.itertuples()
+    )
+    add("plateau", statement, text, bool(stalled["scaled_lower"].all()))
 
 
 def our_values(
