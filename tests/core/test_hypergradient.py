@@ -323,3 +323,30 @@ def test_large_systems_go_to_minres_and_agree_with_lu(monkeypatch):
     assert method == "minres"
     # MINRES stops at a relative residual of 1e-10; the condition number amplifies it
     np.testing.assert_allclose(d_minres, d_lu, rtol=1e-4)
+
+
+def test_appendix_as_plain_smo_walks_the_same_path_at_another_cost():
+    """solver='fan_plain' solves each fold with the NumPy SMO of appendix A (nothing cached):
+    the same iterations as esmo's without shrinking (WSS 2 either way), the same optimum to
+    tol, so the same tuning path; only the SMO seconds differ."""
+    rng = np.random.default_rng(1)
+    X = rng.normal(size=(120, 4))
+    y = np.where(X[:, 0] ** 2 + X[:, 1] - 0.5 + 0.3 * rng.normal(size=120) > 0, 1, -1)
+    kw = dict(cv=3, max_fun=4, shrinking=False, refit=False, random_state=0)
+    ours = GradientSearchCV(**kw).fit(X, y)
+    plain = GradientSearchCV(solver="fan_plain", **kw).fit(X, y)
+    np.testing.assert_array_equal(plain.history_["smo_iterations"], ours.history_["smo_iterations"])
+    np.testing.assert_allclose(plain.history_["f"], ours.history_["f"], rtol=1e-8)
+    assert plain.n_evaluations_ == ours.n_evaluations_
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"tune": ("C", "gamma", "C_pos")}, {"class_weight": {1: 1.0, -1: 2.0}},
+     {"inner": "early_stopped"}, {"warm_start": True}, {"kernel": "ard"}],
+)  # fmt: skip
+def test_the_plain_smo_refuses_what_it_cannot_solve(kwargs):
+    X = np.random.default_rng(0).normal(size=(40, 3))
+    y = np.where(X[:, 0] > 0, 1, -1)
+    with pytest.raises(ValueError, match="solver='fan_plain'.*use solver='fan'"):
+        GradientSearchCV(solver="fan_plain", cv=2, **kwargs).fit(X, y)

@@ -202,3 +202,19 @@ def test_the_plateau_claim_is_not_measured_without_a_stall_or_the_method():
              "table3": pd.DataFrame(columns=ROW_COLUMNS)}  # fmt: skip
     claim = ana.claims(parts).set_index("claim").loc["plateau"]
     assert claim["verdict"] == "not measured" and claim["measure"] == "not run"
+
+
+@pytest.mark.parametrize("plain_smo_seconds, verdict", [(9.6, "holds"), (5.0, "does not hold")])
+def test_claim_7s_cause_reads_the_plain_smos_share(plain_smo_seconds, verdict):
+    """Grad's SMO share with appendix A's plain SMO: 9.6 of 10 s is 96 % (>= 85: holds)."""
+    cells = pd.DataFrame([
+        _row("grad", 0, cpu_seconds=5.0, smo_seconds=1.5, solve_seconds=2.0, rest_seconds=1.5),
+        _row("grad_plain_smo", 0, cpu_seconds=10.0, smo_seconds=plain_smo_seconds,
+             solve_seconds=0.2, rest_seconds=9.8 - plain_smo_seconds),
+    ])  # fmt: skip
+    parts = {"speed": _speed_cells(), "smo_share": cells,
+             "f_measure": pd.DataFrame(columns=ROW_COLUMNS),
+             "table3": pd.DataFrame(columns=ROW_COLUMNS)}  # fmt: skip
+    claim = ana.claims(parts).set_index("claim").loc["7_cause"]
+    assert claim["verdict"] == verdict
+    assert claim["measure"] == f"splice 500: ours 30 %, plain {10 * plain_smo_seconds:.0f} %"

@@ -26,6 +26,7 @@ from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.hypergradient.adjoint import solve_adjoint
 from esmo.hypergradient.space import Hyperparameters
 from esmo.solver.params import SolverParams
+from esmo.solver.reference import plain_fan_smo
 from esmo.solver.result import SolverResult
 from esmo.solver.smo import run_smo, warm_state
 
@@ -114,6 +115,7 @@ def fit_fold(
     early_stopping: EarlyStopping | None = None,
     kernel_dtype: type = np.float64,
     shrinking: bool = SolverParams.shrinking,
+    solver: str = "fan",
 ) -> FoldFit:
     """Train on ``(X, y)`` at ``h`` by SMO and compute the validation outputs ``o = f(X_val)``.
 
@@ -122,13 +124,18 @@ def fit_fold(
     part, and the fit is then the stopped iterate with rho at the stop. Kernel
     rows are float64 by default: the hypergradient is the derivative of the
     float64 problem, and float32 rows (LIBSVM's) make ``f`` jitter in gamma by
-    about 1e-7, which line searches and finite differences see.
+    about 1e-7, which line searches and finite differences see. ``solver='fan_plain'``
+    solves the plain problem (one bound, unit margins) with appendix A's NumPy SMO
+    (:func:`esmo.solver.reference.plain_fan_smo`) instead, from scratch.
     """
     start = time.process_time()
     Z, gamma = kernel_view(X, h)
     Z_val, _ = kernel_view(X_val, h)
     params = solver_params(gamma, tol, max_iter, kernel_dtype, shrinking)
     bounds, linear_term = h.bounds(y), -h.margins(y)
+    if solver == "fan_plain":
+        result = _plain_fan(Z, y, params, bounds, linear_term, warm_alpha, early_stopping)
+        return _fold_fit(X, y, X_val, y_val, h, Z, Z_val, gamma, result, start)
     state = None
     if warm_alpha is not None:
         state = warm_state(Z, y, warm_alpha, params, sample_weight=bounds, linear_term=linear_term)
@@ -144,8 +151,48 @@ def fit_fold(
         X_val=Z_val if configs is not None else None,
         y_val=y_val if configs is not None else None,
     )
+    return _fold_fit(X, y, X_val, y_val, h, Z, Z_val, gamma, result, start)
+
+
+def _plain_fan(
+    Z: np.ndarray,
+    y: np.ndarray,
+    params: SolverParams,
+    bounds: np.ndarray,
+    linear_term: np.ndarray,
+    warm_alpha: np.ndarray | None,
+    early_stopping: EarlyStopping | None,
+) -> SolverResult:
+    """Appendix A's plain SMO on the plain problem it solves: one bound, unit margins."""
+    if not (np.all(bounds == bounds[0]) and np.all(linear_term == -1.0)):
+        raise ValueError(
+            "solver='fan_plain' solves one C with unit margins; these hyperparameters give "
+            "class bounds or margins of their own: use solver='fan'."
+        )
+    if warm_alpha is not None or early_stopping is not None:
+        raise ValueError(
+            "solver='fan_plain' starts from scratch and runs to tol: use solver='fan'."
+        )
+    return plain_fan_smo(Z, y, kernel=params.kernel, C=float(bounds[0]), gamma=params.gamma,
+                         tol=params.tol, max_iter=params.max_iter)  # fmt: skip
+
+
+def _fold_fit(
+    X: np.ndarray,
+    y: np.ndarray,
+    X_val: np.ndarray,
+    y_val: np.ndarray,
+    h: Hyperparameters,
+    Z: np.ndarray,
+    Z_val: np.ndarray,
+    gamma: float,
+    result: SolverResult,
+    start: float,
+) -> FoldFit:
+    """The fold's fit from its SMO result: its validation outputs, and both costs."""
     smo_seconds = time.process_time() - start
     start = time.process_time()
+    bounds = h.bounds(y)
     free, bounded = partition(result.alpha, bounds)
     support = np.concatenate([free, bounded])
     distances_vs = square_distances(Z_val, Z[support])

@@ -43,6 +43,7 @@ class InnerSolve:
     warm_start: bool = False
     kernel_dtype: type = np.float64
     shrinking: bool = SolverParams.shrinking
+    solver: str = "fan"
 
     def tol_at(self, k: int) -> float:
         """SMO's tolerance at the ``k``-th evaluation (0-based)."""
@@ -144,6 +145,7 @@ class CrossValidationObjective:
                 else None,
                 kernel_dtype=self.inner.kernel_dtype,
                 shrinking=self.inner.shrinking,
+                solver=self.inner.solver,
             )
             if self.inner.warm_start:
                 self._warm[k] = fit.result.alpha

@@ -88,6 +88,13 @@ class GradientSearchCV(SVMClassifierBase):
         (:data:`esmo.solver.tracking.SMOOTHING_T`), which ``inner="early_stopped"``
         on a smoothed metric requires.
     tol, max_iter, shrinking : SMO's KKT tolerance, iteration limit and shrinking for every fit.
+    solver : {"fan", "fan_plain"}
+        The folds' SMO: esmo's (the default), or appendix A's plain NumPy transcription
+        of Fan, Chen and Lin's (:func:`esmo.solver.reference.plain_fan_smo`: two kernel
+        rows computed per iteration, nothing cached), the slow SMO that shows what share
+        of the tuning time an unoptimised solver takes. It solves the plain problem only
+        (one C, unit margins: no tuned class bounds or margins, no class_weight) from
+        scratch, exactly (``inner="exact"``, no ``warm_start``); the refit uses esmo's.
     inner : {"exact", "early_stopped", "tol_schedule"}
         How the folds' SMO fits are solved (:mod:`esmo.hypergradient.objective`).
     inner_early_stopping : EarlyStopping or None
@@ -140,6 +147,7 @@ class GradientSearchCV(SVMClassifierBase):
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "shrinking": SOLVER_CONSTRAINTS["shrinking"],
         "inner": [StrOptions(set(INNER_SOLVES))],
+        "solver": [StrOptions({"fan", "fan_plain"})],
         "inner_early_stopping": [EarlyStopping, None],
         "warm_start": ["boolean"],
         "refit": ["boolean"],
@@ -163,6 +171,7 @@ class GradientSearchCV(SVMClassifierBase):
         tol: float = SolverParams.tol,
         max_iter: int = INNER_MAX_ITER,
         shrinking: bool = SolverParams.shrinking,
+        solver: str = "fan",
         inner: str = "exact",
         inner_early_stopping: EarlyStopping | None = None,
         warm_start: bool = False,
@@ -184,11 +193,34 @@ class GradientSearchCV(SVMClassifierBase):
         self.tol = tol
         self.max_iter = max_iter
         self.shrinking = shrinking
+        self.solver = solver
         self.inner = inner
         self.inner_early_stopping = inner_early_stopping
         self.warm_start = warm_start
         self.refit = refit
         self.random_state = random_state
+
+    def _check_plain_solver(self) -> None:
+        """``solver='fan_plain'`` solves the plain problem from scratch: refuse what it cannot."""
+        if self.solver != "fan_plain":
+            return
+        plain = {"C", "gamma", "theta0"}
+        problems = []
+        if set(self.tune) - plain:
+            problems.append(f"tune={tuple(self.tune)} (only C, gamma and theta0)")
+        if self.class_weight is not None:
+            problems.append("class_weight")
+        if self.inner != "exact":
+            problems.append(f"inner={self.inner!r} (only 'exact')")
+        if self.warm_start:
+            problems.append("warm_start=True")
+        if self.kernel != "rbf":
+            problems.append(f"kernel={self.kernel!r} (only 'rbf')")
+        if problems:
+            raise ValueError(
+                "solver='fan_plain' (appendix A's plain SMO) solves one C with unit margins "
+                f"from scratch; it cannot take {', '.join(problems)}: use solver='fan'."
+            )
 
     def fit(self, X: Any, y: Any) -> GradientSearchCV:
         """Tune on ``(X, y)`` by the k-fold objective, then (``refit``) train on all of it."""
@@ -199,6 +231,7 @@ class GradientSearchCV(SVMClassifierBase):
                 "objective='nll' is the likelihood of Platt's fitted sigmoid: use it with "
                 "sigmoid='minimisation'."
             )
+        self._check_plain_solver()
         self._set_classes(y)
         y_signed = self._signs(y, "y")
         folds = self._folds(X, y_signed)
@@ -218,6 +251,7 @@ class GradientSearchCV(SVMClassifierBase):
             early_stopping=self.inner_early_stopping or DEFAULT_INNER_EARLY_STOPPING,
             warm_start=self.warm_start,
             shrinking=self.shrinking,
+            solver=self.solver,
         )
         objective = CrossValidationObjective(
             X,

@@ -14,7 +14,7 @@ rule gradient_cell:
         dataset="|".join(GRADIENT_DATASETS),
         n_trg="[0-9]+",
         seed="[0-9]+",
-        method="grid|grad|grad_scaled|grad_ard|f_direct|f_bias|wer[1-4]_(bias|direct)|fig1_test|restart[0-9]+",
+        method="grid|grad|grad_scaled|grad_plain_smo|grad_ard|f_direct|f_bias|wer[1-4]_(bias|direct)|fig1_test|restart[0-9]+",
     conda:
         ENV_ESMO
     threads: 1

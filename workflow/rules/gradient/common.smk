@@ -85,6 +85,14 @@ def gradient_experiments():
             for seed in range(spec["seeds"])
             for method in spec["methods"]
         ]
+    spec = GRADIENT["smo_share"]
+    out["smo_share"] = [
+        (gradient_dataset(entry["dataset"]), int(n), seed, method)
+        for entry in spec["cells"]
+        for n in entry["n_trg"]
+        for seed in range(spec["seeds"])
+        for method in ("grad", "grad_plain_smo")
+    ]
     spec = GRADIENT["f_measure"]
     out["f_measure"] = [
         (gradient_dataset(spec["dataset"]), int(spec["n_trg"]), seed, method)
