@@ -917,7 +917,11 @@ def test_reduced_run_produces_the_gradient_products(reduced_run):
     assert 0 < table1["Grid erate mean"].iloc[0] < 50 and 0 < table1["Grad erate mean"].iloc[0] < 50
     assert len(pd.read_csv(out / "table3.csv")) == 8
     assert len(pd.read_csv(out / "f_measure.csv")) == 2
-    assert list(pd.read_csv(out / "claims.csv")["claim"]) == [1, 2, 3, 4, 5, 6, 7]
+    claims = [str(c) for c in pd.read_csv(out / "claims.csv")["claim"]]
+    assert claims == ["1", "2", "3", "4", "5", "6", "7", "7_cause", "plateau"]
+    # beyond the paper: Grad from the data-scaled start beside the paper's, on every draw
+    start = pd.read_csv(out / "start.csv")
+    assert set(start["seed"]) == {0, 1} and start["cv_error_scaled"].notna().all()
     reproduction = pd.read_csv(out / "reproduction.csv")
     assert reproduction.set_index("key").loc["grid.nf", "ours"] == 25
 

@@ -12,7 +12,7 @@ rule gradient_tables:
                 caption=f"../../report/gradient/{name}.rst",
                 category="Gradient tuning",
             )
-            for name in ("table1", "table2", "f_measure", "table3", "cost_breakup", "start")
+            for name in GRADIENT_TABLES
             for ext in ("csv", "html")
         },
     log:
