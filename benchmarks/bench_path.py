@@ -32,12 +32,11 @@ import argparse
 import time
 from pathlib import Path
 
+import bench_scale  # the sibling script (benchmarks/ is on sys.path when run)
 import numpy as np
-from sklearn.datasets import load_svmlight_file
-from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
+from sklearn.model_selection import GridSearchCV, StratifiedKFold
 from sklearn.svm import SVC
 
-from esmo.data.libsvm import minmax_normalise
 from esmo.early_stopping import EarlyStopping
 from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.tuning.path import fit_path
@@ -48,13 +47,7 @@ FOLDS = 5
 
 def load(mirror: Path, name: str, rows: int | None) -> tuple[np.ndarray, np.ndarray]:
     """A LIBSVM file of the mirror, dense and min-max scaled; a stratified draw of ``rows``."""
-    X, labels = load_svmlight_file(str(mirror / name))
-    X = minmax_normalise(X.toarray())
-    y = np.where(labels > 0, 1, -1)
-    if rows and rows < len(y):
-        keep, _ = train_test_split(np.arange(len(y)), train_size=rows, stratify=y, random_state=0)
-        X, y = X[keep], y[keep]
-    return X, y
+    return bench_scale.load(mirror, rows, name, n_features=None)
 
 
 def cpu(function, *args, **kwargs):

@@ -39,8 +39,12 @@ DEFAULT_MIRROR = Path(__file__).resolve().parents[2] / "shared" / "datasets" / "
 CONFIGS = [(5.5, 0.07), (1.6, -0.14), (7.3, -6.0)]
 
 
-def _load(mirror: Path, rows: int) -> tuple[np.ndarray, np.ndarray]:
-    X, labels = load_svmlight_file(str(mirror / "a1a.t"), n_features=123, zero_based=False)
+def load(
+    mirror: Path, rows: int | None, name: str = "a1a.t", n_features: int | None = 123
+) -> tuple[np.ndarray, np.ndarray]:
+    """A LIBSVM file of the mirror, dense and min-max scaled, labels +-1; a stratified draw
+    of ``rows`` (``benchmarks/bench_path.py`` reads its datasets this way too)."""
+    X, labels = load_svmlight_file(str(mirror / name), n_features=n_features, zero_based=False)
     X = minmax_normalise(X.toarray())
     y = np.where(labels > 0, 1, -1)
     if rows and rows < len(y):
@@ -68,7 +72,7 @@ def main() -> None:
     except ImportError:
         OneDalSVC = None
         print("sklearnex is not installed (pip install -e '.[anchors]'): esmo alone\n")
-    X, y = _load(args.mirror, args.rows)
+    X, y = load(args.mirror, args.rows)
     SMOClassifier(C=1.0, gamma=0.1).fit(X[:300], y[:300])  # compile outside the timings
     print(
         f"a1a.t: {len(y)} x {X.shape[1]}, min of {args.repeats} alternating fits, "
