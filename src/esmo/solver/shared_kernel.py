@@ -19,7 +19,6 @@ import numpy as np
 from esmo.solver.compile import jit, numba_threads
 from esmo.solver.params import SolverParams
 from esmo.solver.row_cache import (
-    ROWS_COMPUTED,
     SLOTS_TAKEN,
     VALUES_COMPUTED,
     KernelRows,
@@ -98,7 +97,6 @@ class SharedKernel:
         slots = np.arange(n, dtype=np.int64)
         clock = np.zeros_like(template.clock)
         clock[SLOTS_TAKEN] = n
-        clock[ROWS_COMPUTED] = 0
         return template._replace(
             data=self.matrix[np.ix_(train, columns)],
             slot_of=slots,
@@ -107,10 +105,3 @@ class SharedKernel:
             clock=clock,
             resident=True,
         )
-
-    @staticmethod
-    def reuse(rows: KernelRows) -> KernelRows:
-        """The store :meth:`rows` built, ready for one more fit: the same rows, fresh counters."""
-        clock = np.zeros_like(rows.clock)
-        clock[SLOTS_TAKEN] = rows.owner.shape[0]
-        return rows._replace(clock=clock, stamp=np.zeros_like(rows.stamp))

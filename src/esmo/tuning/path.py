@@ -28,7 +28,7 @@ put on different sides of the margin, and the number of iterations falls
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -40,6 +40,7 @@ from esmo.estimators.base import check_classes, encode_labels, resolve_gamma, re
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.rho import UPPER
+from esmo.solver.row_cache import count_afresh
 from esmo.solver.shared_kernel import SharedKernel
 from esmo.solver.smo import run_smo
 from esmo.solver.state import G_BAR_VALID, SolverState, seeded_state
@@ -151,15 +152,20 @@ def fit_path(
     n_iter, stopped = np.empty(shape, np.int64), np.zeros(shape, bool)
     fit_seconds = np.empty(shape)
     values = shared.kernel_evaluations
+    base = SolverParams(kernel=kernel, gamma=gamma_, tol=tol, max_iter=max_iter,
+                        cache_size_mb=cache_size_mb, shrinking=shrinking, n_jobs=threads)  # fmt: skip
+    params = [replace(base, C=float(C)) for C in Cs]
     for k, (train, held_out) in enumerate(folds):
         grouping = np.argsort(-signs[train], kind="stable")  # LIBSVM's grouping by class
         order = train[grouping]
-        y_fit, y_out = signs[order], signs[held_out]
+        X_fit, y_fit, y_out = X[order], signs[order], signs[held_out]
         K_out = kernel_matrix(X[held_out], X[train], kernel, gamma_)  # the scores' values
         values += K_out.size
-        params = [_params(C, kernel, gamma_, tol, max_iter, cache_size_mb, shrinking, threads)
-                  for C in Cs]  # fmt: skip
-        fold_rows = shared.rows(order, held_out if configs else held_out[:0], params[0])
+        fold_rows = shared.rows(order, held_out if configs else held_out[:0], base)
+        run: dict[str, Any] = {"rows": fold_rows}
+        if configs is not None:
+            run |= {"configs": configs, "X_val": X[held_out], "y_val": y_out,
+                    "evaluation": "incremental"}  # fmt: skip
         state = None  # the last fit's final state
         for c, C in enumerate(Cs):
             fit_start = time.process_time()
@@ -167,24 +173,15 @@ def fit_path(
                 state = scaled_state(state, y_fit, C / Cs[c - 1], C)
             else:
                 state = None
-            run: dict[str, Any] = {"rows": shared.reuse(fold_rows), "state": state}
-            if configs is not None:
-                run |= {"configs": configs, "X_val": X[held_out], "y_val": y_out,
-                        "evaluation": "incremental"}  # fmt: skip
-            result, _ = run_smo(X[order], y_fit, params[c], **run)
+            count_afresh(fold_rows)  # every row in place: only the counters start again
+            result, _ = run_smo(X_fit, y_fit, params[c], state=state, **run)
             state = result.state
             n_iter[c, k], stopped[c, k] = result.n_iter, result.stopped_early
             objective[c, k] = result.objective
-            scores[c, k] = _held_out_accuracy(K_out, grouping, y_fit, result, signs[held_out])
+            scores[c, k] = _held_out_accuracy(K_out, grouping, y_fit, result, y_out)
             fit_seconds[c, k] = time.process_time() - fit_start
     return CVPath(Cs, gamma_, scores, n_iter, objective, stopped, fit_seconds, int(values),
                   bool(warm_start), time.process_time() - start)  # fmt: skip
-
-
-def _params(C: float, kernel: str, gamma: float, tol: float, max_iter: int,
-            cache_size_mb: float, shrinking: bool, n_jobs: int) -> SolverParams:  # fmt: skip
-    return SolverParams(kernel=kernel, C=C, gamma=gamma, tol=tol, max_iter=max_iter,
-                        cache_size_mb=cache_size_mb, shrinking=shrinking, n_jobs=n_jobs)  # fmt: skip
 
 
 def scaled_state(state: SolverState, y: np.ndarray, ratio: float, C: float) -> SolverState:
