@@ -50,9 +50,10 @@ def _digest(*arrays: Any) -> str:
     return digest.hexdigest()
 
 
-def _problem_key(X: Any, y: np.ndarray, weight: np.ndarray, params: SolverParams) -> tuple:
-    """What a warm start must find unchanged to continue a run exactly: data, kernel, bounds, shrinking."""
-    return _digest(X, y, weight), params.kernel, params.gamma, params.C, params.shrinking
+def _problem_key(points: str, y: np.ndarray, weight: np.ndarray, params: SolverParams) -> tuple:
+    """What a warm start must find unchanged to continue a run exactly: data (``points``, the
+    digest of X), kernel, bounds, shrinking."""
+    return points, _digest(y, weight), params.kernel, params.gamma, params.C, params.shrinking
 
 
 #: Folds of the held-out decision values Platt's sigmoid is fitted to (SVC's five).
@@ -432,14 +433,15 @@ class SMOClassifier(SVMClassifierBase):
         X_s, y_s, w_s = X[order], y_int[order], weight[order]
         # the problem's fingerprint (a hash of the data) is taken only when a warm start
         # may read it: the default fit pays nothing for the feature
-        key = _problem_key(X_s, y_s, w_s, params) if self.warm_start else None
+        points = _digest(X_s) if self.warm_start else None  # X hashed once, for both keys
+        key = _problem_key(points, y_s, w_s, params) if self.warm_start else None
         state = self._starting_state(X_s, y_s, w_s, params, key)
         run = {
             "sample_weight": w_s,
             "state": state,
             "callback": callback,
             "max_time": self.max_time,
-            "row_store": self._kept_rows(X_s, validation) if self.warm_start else None,
+            "row_store": self._kept_rows(points, validation) if self.warm_start else None,
         }
         result = self._solve(X_s, y_s, params, es if self.early_stopping else None, validation, run)
         alpha = np.empty_like(result.alpha)
@@ -603,10 +605,11 @@ class SMOClassifier(SVMClassifierBase):
             return SolverState(*(a.copy() for a in state))
         return warm_state(X, y, state.alpha, params, sample_weight=weight)
 
-    def _kept_rows(self, X: Any, validation: tuple | None) -> dict:
-        """The kernel-row store kept for warm starts: the previous fit's, while the points and
-        validation points are the same (its rows then serve this fit: none is computed twice)."""
-        key = _digest(X, None if validation is None else validation[0])
+    def _kept_rows(self, points: str, validation: tuple | None) -> dict:
+        """The kernel-row store kept for warm starts: the previous fit's, while the points (their
+        digest ``points``) and validation points are the same (its rows then serve this fit:
+        none is computed twice)."""
+        key = (points, None if validation is None else _digest(validation[0]))
         kept = getattr(self, "_rows", None)
         if kept is None or kept[0] != key:
             kept = self._rows = (key, {})
