@@ -284,48 +284,34 @@ def grid_cell(
     return row, detail
 
 
-def grad_cell(problem: Problem, settings: Mapping[str, Any]) -> tuple[dict[str, Any], pd.DataFrame]:
-    """Grad: the smoothed CV error (direct method) over log2 C, log2 gamma from C = gamma = 1."""
-    tuner = _tuner(settings, problem, objective="error", sigmoid="direct", kernel="rbf")
-    row, history = _run_tuner(tuner, problem, "grad", settings["negative_cost"])
-    row.update(start_log2_C=0.0, start_log2_gamma=0.0)
-    return row, history
-
-
-def grad_scaled_cell(
-    problem: Problem, settings: Mapping[str, Any]
+def grad_cell(
+    problem: Problem, settings: Mapping[str, Any], variant: str = "grad"
 ) -> tuple[dict[str, Any], pd.DataFrame]:
-    """Grad from a data-scaled start: C = 1, gamma = 1 / (d var X) (scikit-learn's 'scale').
+    """Grad: the smoothed CV error (direct method) over log2 C, log2 gamma from C = gamma = 1.
 
-    Beyond the paper (issue 34's plateau test): at gamma = 1 the RBF kernel of
-    many one-hot or wide features is nearly the identity, every point its own
-    island, and the smoothed CV error sits on a plateau where the gradient
-    barely moves; started where the kernel sees the data's scale, a stall that
-    came from the start point does not recur.
+    Two variants beyond the paper run the same tuning otherwise (issue 34's tested causes):
+
+    - ``grad_scaled`` starts at gamma = 1 / (d var X) (scikit-learn's 'scale'). At
+      gamma = 1 the RBF kernel of many one-hot or wide features is nearly the
+      identity and the smoothed CV error sits on a plateau where the gradient
+      barely moves; started where the kernel sees the data's scale, a stall
+      that came from the start point does not recur;
+    - ``grad_plain_smo`` solves every fold with appendix A's plain NumPy SMO
+      (``GradientSearchCV(solver='fan_plain')``): the same path, only SMO's seconds
+      grow, so its share of the tuning time is what an unoptimised solver's would be.
     """
-    gamma0 = resolve_gamma("scale", problem.X_train)
-    tuner = _tuner(
-        settings, problem, objective="error", sigmoid="direct", kernel="rbf",
-        start={"C": 1.0, "gamma": gamma0},
-    )  # fmt: skip
-    row, history = _run_tuner(tuner, problem, "grad_scaled", settings["negative_cost"])
+    options: dict[str, Any] = {"objective": "error", "sigmoid": "direct", "kernel": "rbf"}
+    gamma0 = 1.0
+    if variant == "grad_scaled":
+        gamma0 = resolve_gamma("scale", problem.X_train)
+        options["start"] = {"C": 1.0, "gamma": gamma0}
+    elif variant == "grad_plain_smo":
+        options["solver"] = "fan_plain"
+    elif variant != "grad":
+        raise ValueError(f"unknown Grad variant {variant!r}: grad, grad_scaled or grad_plain_smo")
+    tuner = _tuner(settings, problem, **options)
+    row, history = _run_tuner(tuner, problem, variant, settings["negative_cost"])
     row.update(start_log2_C=0.0, start_log2_gamma=math.log2(gamma0))
-    return row, history
-
-
-def grad_plain_smo_cell(
-    problem: Problem, settings: Mapping[str, Any]
-) -> tuple[dict[str, Any], pd.DataFrame]:
-    """Grad with appendix A's plain NumPy SMO in every fold (beyond the paper: claim 7's cause).
-
-    The same tuning path as Grad's (the same iterations to the same optimum, see
-    ``GradientSearchCV(solver='fan_plain')``); only SMO's seconds grow, so its
-    share of the tuning time is what an unoptimised solver's would be.
-    """
-    tuner = _tuner(settings, problem, objective="error", sigmoid="direct", kernel="rbf",
-                   solver="fan_plain")  # fmt: skip
-    row, history = _run_tuner(tuner, problem, "grad_plain_smo", settings["negative_cost"])
-    row.update(start_log2_C=0.0, start_log2_gamma=0.0)
     return row, history
 
 
@@ -446,12 +432,8 @@ def run_cell(
     warm_up()
     if method == "grid":
         row, detail = grid_cell(problem, settings, time_limit_s=time_limit_s)
-    elif method == "grad":
-        row, detail = grad_cell(problem, settings)
-    elif method == "grad_scaled":
-        row, detail = grad_scaled_cell(problem, settings)
-    elif method == "grad_plain_smo":
-        row, detail = grad_plain_smo_cell(problem, settings)
+    elif method in ("grad", "grad_scaled", "grad_plain_smo"):
+        row, detail = grad_cell(problem, settings, method)
     elif method == "grad_ard":
         if grad_row is None:
             raise ValueError("grad_ard starts from Grad's optimum: pass grad_row (Grad's cell row)")
