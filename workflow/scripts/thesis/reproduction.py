@@ -9,6 +9,13 @@ from esmo.papers.common.html import reproduction_html
 from esmo.papers.common.job_log import job_log
 from esmo.papers.common.judging import judge_claims, judge_paper, summary_line
 from esmo.papers.common.reproduction import load_paper_values
+from esmo.papers.thesis.configuration_claims import (
+    dimension_claims,
+    mean_patience,
+    patience_claim,
+    selected_claims,
+    top_five_claims,
+)
 from esmo.papers.thesis.reproduction import (
     LABEL,
     e1_claims,
@@ -20,7 +27,11 @@ from esmo.papers.thesis.reproduction import (
     table_5_2_values,
     wilcoxon_values,
 )
-from esmo.papers.thesis.scoring import selected_configuration, selected_configurations
+from esmo.papers.thesis.scoring import (
+    THESIS_GROUPS,
+    selected_configuration,
+    selected_configurations,
+)
 from esmo.papers.thesis.solver_comparison import ordering_claims
 from esmo.papers.thesis.sweep_check import sweep_claim
 
@@ -50,6 +61,10 @@ with job_log(snakemake.log[0], "reproduction table"):
 
     ours |= table_5_2_values(pd.read_csv(inp.table_5_2))
     ours |= wilcoxon_values(pd.read_csv(inp.wilcoxon))
+    e1_scores = pd.read_csv(inp.e1_scores)
+    patience = mean_patience(pd.read_csv(inp.e4_interval_scores), pd.read_csv(inp.es_interval))
+    e1_patience = mean_patience(e1_scores, pd.read_csv(inp.es), prefix="e1")
+    ours |= patience | {f"sec_5_1.{k}": v for k, v in e1_patience.items()}
 
     hpo_scores = {"e3": pd.read_csv(inp.e3_scores), "e4": pd.read_csv(inp.e4_scores)}
     for experiment, scores in hpo_scores.items():
@@ -73,8 +88,12 @@ with job_log(snakemake.log[0], "reproduction table"):
     )
     claims = pd.concat(
         [
-            headline_claims(pd.read_csv(inp.e1_scores)),
+            headline_claims(e1_scores),
             e1_claims(pd.read_csv(inp.wins)),
+            top_five_claims(e1_scores, pd.read_csv(inp.e1_top), THESIS_GROUPS["avg"]),
+            selected_claims(e1_scores, pd.read_csv(inp.e1_selection)),
+            dimension_claims(pd.read_csv(inp.e2_summary)),
+            patience_claim(patience, e1_patience, e1_scores["dataset"].nunique()),
             hpo_claims(hpo_scores),
             ordering_claims(pd.read_csv(inp.orderings)),
             sweep_claim(pd.read_csv(inp.sweep_check), "E1's first dataset, run 0"),
