@@ -83,6 +83,30 @@ def test_claim_1_fails_when_grad_is_far_worse_than_grid():
     assert ana.claims(parts).set_index("claim").loc[1, "verdict"] == "does not hold"
 
 
+def test_claim_1_is_not_rescued_by_one_collapsed_seed():
+    # differences -0.5, 0, +13.5: mean +4.33 points with an sd of 7.9, so the old rule
+    # (|mean| <= sd) passed it; 4 points are not "close"
+    grad = (10.0, 11.0, 25.0)
+    cells = _speed_cells(grad_errors=grad)
+    d = ana.paired(cells, "grid", "grad", "test_error")["difference"]
+    assert abs(d.mean()) <= d.std(ddof=1)
+    parts = {"speed": cells, "f_measure": pd.DataFrame(columns=ROW_COLUMNS),
+             "table3": pd.DataFrame(columns=ROW_COLUMNS)}  # fmt: skip
+    claim = ana.claims(parts).set_index("claim").loc[1]
+    assert claim["verdict"] == "does not hold" and "+4.33 (7.94)" in claim["measure"]
+    assert claim.name == 1 and "1_cause" in set(ana.claims(parts)["claim"])
+    # within one point: holds, whatever the sd; the data-scaled start is judged apart
+    scaled = pd.DataFrame([_row("grad_scaled", seed, test_error=30.0) for seed in range(3)])
+    cells = pd.concat([_speed_cells(grad_errors=(11.4, 11.9, 12.3)), scaled])
+    claims = ana.claims(parts | {"speed": cells}).set_index("claim")
+    assert claims.loc[1, "verdict"] == "holds"
+    assert claims.loc["1_cause", "verdict"] == "does not hold"
+    assert "splice 500: +19.00 (0.50)" in claims.loc["1_cause", "measure"]
+    cells = pd.concat([_speed_cells(grad_errors=grad), scaled.assign(test_error=11.0)])
+    claims = ana.claims(parts | {"speed": cells}).set_index("claim")["verdict"]
+    assert claims[1] == "does not hold" and claims["1_cause"] == "holds"
+
+
 def _f_cells():
     rows = []
     for seed in range(4):

@@ -300,6 +300,11 @@ def _holds(flag: bool | float) -> str:
 #: until issue 34 found that bound cannot fail: ``tuner.max_fun`` = 30 caps every run.
 NF_HIGH = 20
 
+#: Claim 1's "close": Grad's mean paired test error within this many points of Grid's.
+#: It was "within the sd of the paired differences" until issue 34's audit: one
+#: collapsed seed inflates that sd (Adult: +4.0 points passed with an sd of 5.5).
+CLOSE_POINTS = 1.0
+
 
 def claims_to_judge(table: pd.DataFrame) -> pd.DataFrame:
     """:func:`claims`' verdicts as the shared judging reads claims (``holds`` True, False or None)."""
@@ -328,7 +333,7 @@ def claims(
     """The seven claims of docs/gradient-protocol.md sec 6, each with the measure it is judged on and the verdict.
 
     The rules (fixed before any run): (1) ``|mean paired Grad - Grid test error|
-    <=`` its sd in every (dataset, n_trg); (2) Grad's mean nf <= 30 and Grid/Grad cpu
+    <= CLOSE_POINTS`` in every (dataset, n_trg); (2) Grad's mean nf <= 30 and Grid/Grad cpu
     > 1 everywhere, rising with n_trg per dataset; (3) Grad-ARD's mean paired
     test error below Grad's in every cell, its extra cpu below Grid's; (4) the
     tuned-threshold gain in CV and test F above the sd of the paired gains; (5)
@@ -351,26 +356,7 @@ def claims(
             }
         )
 
-    d = paired(cells, "grid", "grad", "test_error")
-    if d.empty:
-        add(1, "Grad's test error is close to Grid's", "not run", math.nan)
-    else:
-        stats = d.groupby(["dataset", "n_trg"])["difference"].agg(["mean", lambda s: s.std(ddof=1)])
-        stats.columns = ["mean", "sd"]
-        text = "; ".join(
-            f"{k[0]} {k[1]}: {r['mean']:+.2f} ({r['sd']:.2f})" for k, r in stats.iterrows()
-        )
-        ok = (
-            bool((stats["mean"].abs() <= stats["sd"]).all())
-            if stats["sd"].notna().all()
-            else math.nan
-        )
-        add(
-            1,
-            "Grad's test error is close to Grid's",
-            f"Grad - Grid test error, mean (sd) %: {text}",
-            ok,
-        )
+    _close_to_grid_claims(cells, add)
 
     grad = cells[cells["method"] == "grad"]
     grid = cells[cells["method"] == "grid"]
@@ -503,6 +489,37 @@ def _smo_share_cause(cells: pd.DataFrame | None, add: Callable[..., None]) -> No
         for key, row in costs.iterrows()
     )
     add("7_cause", statement, text, bool((costs["grad_plain_smo"] >= 85.0).all()))
+
+
+def _close_to_grid(cells: pd.DataFrame, method: str) -> tuple[str, bool | float]:
+    """Per cell, ``method``'s mean (sd) paired test error minus Grid's, and whether every
+    mean lies within :data:`CLOSE_POINTS` (NaN when the cells lack either method)."""
+    d = paired(cells, "grid", method, "test_error")
+    if d.empty:
+        return "not run", math.nan
+    stats = d.groupby(["dataset", "n_trg"])["difference"].agg(["mean", lambda s: s.std(ddof=1)])
+    stats.columns = ["mean", "sd"]
+    text = "; ".join(
+        f"{k[0]} {k[1]}: {r['mean']:+.2f} ({r['sd']:.2f})" for k, r in stats.iterrows()
+    )
+    return f"{method} - Grid test error, mean (sd) %: {text}", bool(
+        (stats["mean"].abs() <= CLOSE_POINTS).all()
+    )
+
+
+def _close_to_grid_claims(cells: pd.DataFrame, add: Callable[..., None]) -> None:
+    """Claim 1 on Grad from the paper's start and, beyond the paper (issue 34), its cause
+    tested: from the data-scaled start the same rule holds (``1_cause``)."""
+    within = f"mean paired difference within {CLOSE_POINTS:g} point in every cell"
+    add(1, f"Grad's test error is close to Grid's: {within}", *_close_to_grid(cells, "grad"))
+    measure, ok = _close_to_grid(cells, "grad_scaled")
+    add(
+        "1_cause",
+        "Beyond the paper: claim 1's shortfall is Grad's start (C = gamma = 1); from "
+        f"gamma = 1/(d var X), Grad's test error is close to Grid's: {within}",
+        measure,
+        ok,
+    )
 
 
 def _plateau_claim(cells: pd.DataFrame, add: Callable[..., None]) -> None:
