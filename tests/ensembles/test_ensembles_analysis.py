@@ -11,6 +11,7 @@ import pytest
 
 from esmo.data import uci
 from esmo.ensembles.cost_model import ensemble_fits
+from esmo.ensembles.estimator import SVMEnsembleClassifier
 from esmo.ensembles.grid import SVMSettings
 from esmo.papers.ensembles import analysis as an
 from esmo.papers.ensembles import cells as exp
@@ -78,24 +79,54 @@ def test_best_time_ratio():
     assert best["svm_over_ensemble_time"] == pytest.approx(10.0)
 
 
-def test_variants_speed_up_rho_and_standard_errors():
-    common = dict(dataset="twonorm", method="ensemble", sampling="structured",
-                  train_proportion=0.05, n_train=10000, n_reps=4)  # fmt: skip
-    summary = pd.DataFrame(
-        [
-            {**common, "search": "exhaustive", "accuracy_mean": 97.8, "accuracy_std": 0.25,
-             "time_s": 60.0, "search_time_s": 50.0, "n_iter": 1, "kernel_evaluations": 1},
-            {**common, "search": "halving", "accuracy_mean": 97.6, "accuracy_std": 0.25,
-             "time_s": 15.0, "search_time_s": 5.0, "n_iter": 1, "kernel_evaluations": 1},
-        ]
+def test_variants_are_paired_on_the_repetitions_both_ran():
+    def cell(search, rep, accuracy, cpu, search_cpu):
+        return {"dataset": "twonorm", "method": "ensemble", "sampling": "structured",
+                "train_proportion": 0.05, "n_train": 10000, "search": search, "rep": rep,
+                "accuracy": accuracy, "cpu_seconds": cpu, "search_cpu_seconds": search_cpu,
+                "n_iter": 1, "kernel_evaluations": 1}  # fmt: skip
+
+    # exhaustive on five repetitions, halving on the first three; rep 4's exhaustive
+    # accuracy is far off, and an unpaired comparison would read it in
+    exhaustive = [0.978, 0.976, 0.980, 0.975, 0.900]
+    cells = pd.DataFrame(
+        [cell("exhaustive", r, a, 60.0, 50.0) for r, a in enumerate(exhaustive)]
+        + [cell("halving", r, a - d, 15.0, 5.0)
+           for r, (a, d) in enumerate(zip(exhaustive[:3], (0.001, 0.002, 0.003), strict=True))]
     )  # fmt: skip
-    table = an.variants_table(summary, n_train=10000, datasets=["twonorm"], beta=0.995)
+    table = an.variants_table(cells, n_train=10000, datasets=["twonorm"], beta=0.995)
+    ref = table[table["search"] == "exhaustive"].iloc[0]
     halving = table[table["search"] == "halving"].iloc[0]
+    assert ref["n_reps"] == halving["n_reps"] == 3
+    assert ref["accuracy_mean"] == pytest.approx(97.8)
+    assert halving["difference"] == pytest.approx(-0.2)  # points: -0.1, -0.2, -0.3
+    assert halving["difference_sd"] == pytest.approx(0.1)
+    assert halving["difference_se"] == pytest.approx(-0.2 / (0.1 / math.sqrt(3)))
     assert halving["speed_up"] == pytest.approx(4.0) and halving["rho"] == pytest.approx(0.1)
-    se = math.sqrt(2 * 0.25**2 / 4)
-    assert halving["difference_se"] == pytest.approx(-0.2 / se)
-    assert bool(halving["within_std"])
     assert halving["score"] == pytest.approx(0.995 * 0.976 + 0.005 * 0.75)
+    # another dataset, or no exhaustive cell to pair with: no rows
+    assert an.variants_table(cells, n_train=10000, datasets=["magic04"]).empty
+    only = cells[cells["search"] == "halving"]
+    assert an.variants_table(only, n_train=10000, datasets=["twonorm"]).empty
+
+
+def test_a_variant_cell_draws_the_exhaustive_cells_shares():
+    assert exp.seed_name("ens-halving-tp0.05") == "ens-exhaustive-tp0.05"
+    assert exp.seed_name("svm-early_stopped-n200") == "svm-exhaustive-n200"
+    assert exp.seed_name("ens-exhaustive-tp0.2-n100") == "ens-exhaustive-tp0.2-n100"
+    # the same random_state gives the same shares and folds, whatever the search
+    split = exp.repetition_split("twonorm", 0, seed=0, n_train=300, n_test=50)
+    models = [
+        SVMEnsembleClassifier(n_subensembles=2, train_proportion=0.2, C_grid=[1.0, 4.0],
+                              gamma_grid=[0.1], grid_search=search, random_state=7,
+                              sh_min_samples=10).fit(split.X_train, split.y_train)
+        for search in ("exhaustive", "halving", "early_stopped")
+    ]  # fmt: skip
+    for other in models[1:]:
+        for a, b in zip(models[0].shares_, other.shares_, strict=True):
+            np.testing.assert_array_equal(a, b)
+        for a, b in zip(models[0].parts_, other.parts_, strict=True):
+            np.testing.assert_array_equal(a, b)
 
 
 def test_table1_beside_the_paper():

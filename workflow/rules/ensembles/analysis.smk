@@ -143,9 +143,9 @@ rule ensembles_fig4:
 
 
 rule ensembles_variants:
-    """Sec 7: early-stopped and successive-halving grid searches beside the paper's, in table 1's form."""
+    """Sec 7: early-stopped and successive-halving grid searches beside the paper's, paired on repetitions."""
     input:
-        summary="results/ensembles/summary.csv",
+        cells="results/ensembles/cells.csv",
     output:
         table=report(
             "results/ensembles/variants.csv",

@@ -10,10 +10,9 @@ from esmo.papers.common.job_log import job_log
 from esmo.papers.ensembles.analysis import variants_table
 
 with job_log(snakemake.log[0], "variants"):
-    summary = pd.read_csv(snakemake.input.summary, keep_default_na=False, na_values=[""])
-    summary["sampling"] = summary["sampling"].fillna("")
+    cells = pd.read_csv(snakemake.input.cells, keep_default_na=False, na_values=[""])
     table = variants_table(
-        summary,
+        cells,
         n_train=snakemake.params.n_train,
         datasets=snakemake.params.datasets,
         beta=snakemake.params.beta,

@@ -190,54 +190,61 @@ def fig1_table(summary: pd.DataFrame, *, n_train: int, datasets: list[str]) -> p
 
 
 def variants_table(
-    summary: pd.DataFrame, *, n_train: int, datasets: list[str], beta: float = 0.995
+    cells: pd.DataFrame, *, n_train: int, datasets: list[str], beta: float = 0.995
 ) -> pd.DataFrame:
-    """Sec 7: every search variant beside the exhaustive one at the same tp (or training size).
+    """Sec 7: every search variant beside the exhaustive one at the same tp (or training size),
+    paired on repetitions.
 
-    ``speed_up`` is the exhaustive model's time over the variant's; ``rho`` the
-    variant's grid-search CPU time over the exhaustive search's; ``difference_se``
-    the accuracy difference in standard errors; ``score`` the thesis's
-    ``beta acc + (1 - beta)(1 - cost / cost_ref)`` with the exhaustive model as reference.
+    A variant's cell shares its repetition's split and its shares with the
+    exhaustive cell (the cells' seeds ignore the search), so each comparison
+    uses the repetitions both ran: ``difference`` is the mean paired accuracy
+    difference (points), ``difference_se`` it over its standard error
+    ``sd / sqrt(n)``; ``speed_up`` the exhaustive model's mean CPU time over the
+    variant's, ``rho`` the same for the grid search alone (variant over
+    exhaustive); ``score`` the thesis's ``beta acc + (1 - beta)(1 - cost /
+    cost_ref)`` with the exhaustive model as reference. The exhaustive row is
+    taken over the repetitions the variants ran.
     """
-    part = summary[summary["dataset"].isin(datasets)]
-    part = part[(part["sampling"].isin(["structured", ""])) & (part["search"] != "")]
+    part = cells.assign(sampling=cells["sampling"].fillna(""))
+    part = part[part["dataset"].isin(datasets) & part["sampling"].isin(["structured", ""])]
     part = part[(part["method"] == "svm") | (part["n_train"] == n_train)]
     rows = []
-    for key, group in part.groupby(
-        ["dataset", "method", "train_proportion", "n_train"], dropna=False
-    ):
-        ref = group[group["search"] == "exhaustive"]
-        if ref.empty or len(group) < 2:
+    keys = ["dataset", "method", "train_proportion", "n_train"]
+    for key, group in part.groupby(keys, dropna=False):
+        by_search = {s: g.set_index("rep") for s, g in group.groupby("search")}
+        ref = by_search.pop("exhaustive", None)
+        if ref is None or not by_search:
             continue
-        ref = ref.iloc[0]
-        for cell in group.itertuples(index=False):
-            se = math.sqrt(
-                (cell.accuracy_std**2) / cell.n_reps + (ref["accuracy_std"] ** 2) / ref["n_reps"]
-            ) if cell.n_reps > 1 and ref["n_reps"] > 1 else float("nan")  # fmt: skip
-            diff = cell.accuracy_mean - ref["accuracy_mean"]
+        variant_reps = sorted(set().union(*(g.index for g in by_search.values())) & set(ref.index))
+        for search, cell in {"exhaustive": ref.loc[variant_reps], **by_search}.items():
+            reps = sorted(set(cell.index) & set(ref.index))
+            if not reps:
+                continue
+            mine, base = cell.loc[reps], ref.loc[reps]
+            diff = 100.0 * (mine["accuracy"] - base["accuracy"])
+            sd = diff.std(ddof=1) if len(reps) > 1 else float("nan")
+            time_s, ref_time = mine["cpu_seconds"].mean(), base["cpu_seconds"].mean()
+            accuracy = 100.0 * mine["accuracy"]
             rows.append(
                 {
-                    "dataset": key[0],
-                    "method": key[1],
-                    "train_proportion": key[2],
-                    "n_train": key[3],
-                    "search": cell.search,
-                    "n_reps": cell.n_reps,
-                    "accuracy_mean": cell.accuracy_mean,
-                    "accuracy_std": cell.accuracy_std,
-                    "time_s": cell.time_s,
-                    "search_time_s": cell.search_time_s,
-                    "n_iter": cell.n_iter,
-                    "kernel_evaluations": cell.kernel_evaluations,
-                    "speed_up": ref["time_s"] / cell.time_s,
-                    "rho": cell.search_time_s / ref["search_time_s"],
-                    "difference": diff,
-                    "difference_se": diff / se if se > 0 else float("nan"),
-                    "within_std": abs(diff) <= ref["accuracy_std"]
-                    if not math.isnan(ref["accuracy_std"])
-                    else pd.NA,
-                    "score": beta * cell.accuracy_mean / 100.0
-                    + (1 - beta) * (1 - cell.time_s / ref["time_s"]),
+                    **dict(zip(keys, key, strict=True)),
+                    "search": search,
+                    "n_reps": len(reps),
+                    "accuracy_mean": accuracy.mean(),
+                    "accuracy_std": accuracy.std(ddof=1) if len(reps) > 1 else float("nan"),
+                    "exhaustive_accuracy_mean": 100.0 * base["accuracy"].mean(),
+                    "difference": diff.mean(),
+                    "difference_sd": sd,
+                    "difference_se": diff.mean() / (sd / math.sqrt(len(reps)))
+                    if sd > 0
+                    else float("nan"),
+                    "time_s": time_s,
+                    "search_time_s": mine["search_cpu_seconds"].mean(),
+                    "n_iter": mine["n_iter"].mean(),
+                    "kernel_evaluations": mine["kernel_evaluations"].mean(),
+                    "speed_up": ref_time / time_s,
+                    "rho": mine["search_cpu_seconds"].mean() / base["search_cpu_seconds"].mean(),
+                    "score": beta * accuracy.mean() / 100.0 + (1 - beta) * (1 - time_s / ref_time),
                 }
             )
     frame = pd.DataFrame(rows)

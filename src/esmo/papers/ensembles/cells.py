@@ -6,8 +6,9 @@ size. Cells of a repetition share its split (protocol sec 3: 10,000 random
 training rows, the rest as test; fresh draws for the synthetic problems), and
 the single SVM's rows are a nested prefix of the training rows, so the
 comparison is paired. Seeds come from ``default_rng([seed, dataset, rep])``
-for the split and ``[seed, dataset, cell, rep]`` for a model (a cell is shared
-by every experiment that reads it), so
+for the split and ``[seed, dataset, cell, rep]`` for a model, ``cell`` named
+without its search (:func:`seed_name`: a cell is shared by every experiment
+that reads it, and a search variant pairs with the exhaustive cell), so
 any job order or core count gives the same numbers (seconds aside).
 """
 
@@ -67,6 +68,17 @@ class Split:
 def cell_id(text: str) -> int:
     """A stable integer for a cell's name (CRC-32), for its seed."""
     return zlib.crc32(text.encode())
+
+
+def seed_name(cell: str) -> str:
+    """The name a cell's seed comes from: its name with the search made exhaustive.
+
+    A variant (``ens-halving-tp0.05``) then draws the same shares, folds and
+    parts as the exhaustive cell of its repetition (``ens-exhaustive-tp0.05``),
+    so sec 7 compares the searches paired; exhaustive cells keep their seeds.
+    """
+    kind, _, rest = cell.split("-", 2)
+    return f"{kind}-exhaustive-{rest}"
 
 
 def repetition_split(
