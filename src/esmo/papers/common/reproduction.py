@@ -35,6 +35,13 @@ STATUSES = (
 CLAIM_COLUMNS = ["claim", "section", "statement", "measure", "holds", "status", "explanation"]
 
 
+def claim_row(
+    claim: str, section: str, statement: str, measure: str, holds: bool | None
+) -> dict[str, object]:
+    """One claim before judging: the first five :data:`CLAIM_COLUMNS` (None: not measured)."""
+    return dict(zip(CLAIM_COLUMNS[:5], (claim, section, statement, measure, holds), strict=True))
+
+
 def reproduction_columns(label: str = "paper") -> list[str]:
     """Columns of :func:`reproduction_table`; ``label`` heads the paper's values."""
     return ["key", "section", "description", "unit", label, "ours", "difference"]

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy.stats import spearmanr
 
-from esmo.papers.common.reproduction import CLAIM_COLUMNS
+from esmo.papers.common.reproduction import CLAIM_COLUMNS, claim_row
 from esmo.papers.common.tables import require_columns
 from esmo.papers.thesis.scoring import REFERENCE_ES_ID, THESIS_GROUPS
 
@@ -42,16 +42,6 @@ J_HIGH_LOSES_ON = ("australian", "breast-cancer", "diabetes")
 #: Sec 4.2's two trends are read as rank correlations with d; "no significant
 #: effect" as neither configuration's score margin correlating at this level.
 TREND_ALPHA = 0.05
-
-
-def _claim(claim: str, section: str, statement: str, measure: str, holds: bool | None) -> dict:
-    return {
-        "claim": claim,
-        "section": section,
-        "statement": statement,
-        "measure": measure,
-        "holds": holds,
-    }
 
 
 def _at_beta(scores: pd.DataFrame, kernel: str = "rbf") -> pd.DataFrame:
@@ -84,7 +74,7 @@ def top_five_claims(
         measured = set(datasets) <= set(part["dataset"]) and len(everywhere) == len(ids) > 0
         n_win = int(everywhere.sum())
         rows.append(
-            _claim(
+            claim_row(
                 f"e1.{kernel}.top_five_{'some' if wins_somewhere else 'none'}_wins_everywhere",
                 f"4.1 (fig {figure})",
                 f"{'some' if wins_somewhere else 'none'} of the five {kernel} configurations with "
@@ -109,7 +99,7 @@ def selected_claims(scores: pd.DataFrame, selection: pd.DataFrame) -> pd.DataFra
     if not measured:
         return pd.DataFrame(
             [
-                _claim(f"e1.{n}", "4.2 (fig 4.5)", s, "not run on the six E1 datasets", None)
+                claim_row(f"e1.{n}", "4.2 (fig 4.5)", s, "not run on the six E1 datasets", None)
                 for n, s in _SELECTED
             ],
             columns=CLAIM_COLUMNS[:5],
@@ -153,7 +143,7 @@ def selected_claims(scores: pd.DataFrame, selection: pd.DataFrame) -> pd.DataFra
         f"j_low {margin_low[OUTLIER]:+.4f}, j_high {margin_high[OUTLIER]:+.4f}",
     }
     return pd.DataFrame(
-        [_claim(f"e1.{n}", "4.2 (fig 4.5)", s, measures[n], holds[n]) for n, s in _SELECTED],
+        [claim_row(f"e1.{n}", "4.2 (fig 4.5)", s, measures[n], holds[n]) for n, s in _SELECTED],
         columns=CLAIM_COLUMNS[:5],
     )
 
@@ -199,7 +189,9 @@ def dimension_claims(summary: pd.DataFrame) -> pd.DataFrame:
     if not measured or set(by) != {"j_low", "j_high"}:
         for name, statement in _DIMENSION:
             rows.append(
-                _claim(f"e2.{name}", section, statement, "not run on the seven blob datasets", None)
+                claim_row(
+                    f"e2.{name}", section, statement, "not run on the seven blob datasets", None
+                )
             )
         return pd.DataFrame(rows, columns=CLAIM_COLUMNS[:5])
     high, low = by["j_high"], by["j_low"]
@@ -230,7 +222,7 @@ def dimension_claims(summary: pd.DataFrame) -> pd.DataFrame:
         ),
     }
     for name, statement in _DIMENSION:
-        rows.append(_claim(f"e2.{name}", section, statement, measures[name], holds[name]))
+        rows.append(claim_row(f"e2.{name}", section, statement, measures[name], holds[name]))
     return pd.DataFrame(rows, columns=CLAIM_COLUMNS[:5])
 
 
@@ -291,7 +283,7 @@ def patience_claim(
     e1 = [e1_values.get(f"e1.patience_mean_{s}", np.nan) for s in ("positive", "negative")]
     return pd.DataFrame(
         [
-            _claim(
+            claim_row(
                 "sec_5_1.positive_configurations_more_patient",
                 "5.1",
                 "configurations scoring above the reference on average have a higher mean "

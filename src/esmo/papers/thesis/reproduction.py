@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from esmo.papers.common.reproduction import CLAIM_COLUMNS, reproduction_columns
+from esmo.papers.common.reproduction import CLAIM_COLUMNS, claim_row, reproduction_columns
 from esmo.papers.common.tables import require_columns
 
 #: The label of the thesis's column in its reproduction table.
@@ -198,15 +198,7 @@ def hpo_claims(scores: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     out: list[dict[str, Any]] = []
 
     def add(claim: str, section: str, statement: str, measure: str, holds: bool | None) -> None:
-        out.append(
-            {
-                "claim": claim,
-                "section": section,
-                "statement": statement,
-                "measure": measure,
-                "holds": holds,
-            }
-        )
+        out.append(claim_row(claim, section, statement, measure, holds))
 
     for experiment, section in (("e3", "4.3"), ("e4", "5.4")):
         table = scores.get(experiment)
