@@ -46,8 +46,15 @@ def test_mean_sd_is_the_sample_sd_and_formats_as_the_paper():
 
 
 def test_speed_table_has_the_papers_columns_with_means_over_seeds():
-    table = ana.speed_table(_speed_cells(), ["grid", "grad", "grad_ard"])
+    cells = _speed_cells().astype({"termination": object})
+    ends = {"grad": ["converged", "max_fun", "converged"], "grad_ard": ["no_decrease"] * 3}
+    for method, values in ends.items():
+        cells.loc[cells["method"] == method, "termination"] = values
+    table = ana.speed_table(cells, ["grid", "grad", "grad_ard"])
     row = table.iloc[0]
+    assert row["Grad terminations"] == "converged 2; max_fun 1"
+    assert row["Grad-ARD terminations"] == "no_decrease 3"
+    assert "Grid terminations" not in table.columns
     assert row["Grad nf"] == "11.0 (1.0)" and row["Grid cpu"] == "100.00 (0.00)"
     assert row["Grad erate mean"] == pytest.approx(11.0) and row[
         "Grad-ARD erate mean"

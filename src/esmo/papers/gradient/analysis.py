@@ -80,11 +80,23 @@ def summarise(cells: pd.DataFrame, measures: Sequence[str]) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
+#: The tuners' names in the terminations columns of tables 1 and 2.
+TERMINATION_LABELS = {"grad": "Grad", "grad_ard": "Grad-ARD"}
+
+
+def terminations(runs: pd.DataFrame) -> str:
+    """How the runs ended, counted: ``"converged 1; max_fun 2"`` (alphabetical)."""
+    counts = runs["termination"].fillna("").astype(str).value_counts().sort_index()
+    return "; ".join(f"{name or 'unknown'} {n}" for name, n in counts.items())
+
+
 def speed_table(cells: pd.DataFrame, methods: Sequence[str]) -> pd.DataFrame:
     """Tables 1 and 2: one row per (dataset, n_trg), "mean (sd)" per method and measure.
 
     Numbers stay in ``<label> mean`` / ``<label> sd`` columns beside the
-    formatted ones; Grid's nf (225 at full scale) and stopped runs are counted.
+    formatted ones; Grid's nf (225 at full scale) and stopped runs are counted,
+    and how each tuner's runs ended (BFGS converged, ``max_fun``,
+    ``line_search_failed``, ``no_decrease``): a run cut short is not a converged one.
     """
     part = cells[cells["method"].isin(methods)]
     measures = sorted({m for method in methods for m, _ in TABLE_MEASURES[method]})
@@ -105,6 +117,11 @@ def speed_table(cells: pd.DataFrame, methods: Sequence[str]) -> pd.DataFrame:
             (part["method"] == "grid") & (part["dataset"] == key[0]) & (part["n_trg"] == key[2])
         ]
         row["Grid stopped"] = int(grid["stopped"].astype(bool).sum())
+        for method in methods:
+            if method != "grid":
+                runs = part[(part["method"] == method) & (part["dataset"] == key[0])
+                            & (part["n_trg"] == key[2])]  # fmt: skip
+                row[f"{TERMINATION_LABELS[method]} terminations"] = terminations(runs)
         row["seeds"] = int(block["n_seeds"].max())
         out.append(row)
     return (
