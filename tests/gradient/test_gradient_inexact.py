@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pandas as pd
 import pytest
 from sklearn.model_selection import StratifiedKFold
 
@@ -13,6 +14,7 @@ from esmo.papers.gradient.inexact import (
     path_points,
     scores_against_exact,
 )
+from esmo.papers.gradient.inexact_analysis import inexact_claims
 
 
 def draw(n: int = 90, seed: int = 0):
@@ -129,3 +131,37 @@ def test_variants_from_config_get_the_rule_only_when_early_stopped():
     assert settings["exact"] == {"inner": "exact", "warm_start": False}
     rule = settings["es_warm"]["inner_early_stopping"]
     assert (rule.patience, rule.interval, rule.metric) == (3, 50, "smoothed_error")
+
+
+def test_the_step_beyond_is_judged_on_the_worst_draw_and_the_mean_shares():
+    def row(point, start, solve, share, cosine):
+        return {"point": point, "start": start, "solve": solve,
+                "iteration_share_mean": share, "cosine_min": cosine}  # fmt: skip
+
+    # rule A keeps the direction everywhere at 0.4 of the iterations; rule B reverses it once
+    agreement = pd.DataFrame(
+        [row(p, "cold", "early_stopped A", 0.4, 0.95) for p in ("start", "optimum")]
+        + [row("start", "cold", "early_stopped B", 0.2, 0.99),
+           row("optimum", "cold", "early_stopped B", 0.3, -1.0),
+           row("start", "warm", "early_stopped B", 0.1, -1.0),  # warm rows do not count
+           row("start", "cold", "iterations<=50", 0.1, 1.0)]  # nor budgets
+    )  # fmt: skip
+    savings_table = pd.DataFrame(
+        {"dataset": ["a", "a", "b", "b"], "n_trg": 500, "iteration_share": [0.5, 0.9, 0.4, 0.7],
+         "variant": ["exact_warm", "early_stopped", "exact_warm", "early_stopped"]}
+    )  # fmt: skip
+    claims = inexact_claims(agreement, savings_table).set_index("claim")
+    assert claims.loc["beyond.early_stopped_direction", "verdict"] == "holds"
+    assert (
+        "early_stopped B: worst cosine -1.00"
+        in claims.loc["beyond.early_stopped_direction", "measure"]
+    )
+    assert claims.loc["beyond.warm_start_saves_more", "verdict"] == "holds"  # 0.45 < 0.8
+    # rule A at 0.6 of the iterations is not "several times fewer"; early stopping saving more
+    agreement.loc[agreement["solve"] == "early_stopped A", "iteration_share_mean"] = 0.6
+    savings_table["iteration_share"] = [0.9, 0.5, 0.7, 0.4]
+    claims = inexact_claims(agreement, savings_table).set_index("claim")["verdict"]
+    assert (claims == "does not hold").all()
+    # a study without early-stopped rows or variants: not measured
+    none = inexact_claims(agreement[agreement["start"] == "warm"], savings_table.iloc[:0])
+    assert (none["verdict"] == "not measured").all()

@@ -64,6 +64,7 @@ rule gradient_fig1:
 rule gradient_reproduction:
     """The paper's surviving numbers beside ours, and the seven claims of docs/gradient-protocol.md sec 6."""
     input:
+        unpack(gradient_inexact_tables),
         paper=workflow.source_path("../../data/gradient/paper_values.csv"),
         rules=workflow.source_path("../../data/gradient/rules.csv"),
         cells="results/gradient/cells.csv",

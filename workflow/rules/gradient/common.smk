@@ -222,6 +222,17 @@ def gradient_inexact_files(name, agreement=False):
     ]
 
 
+def gradient_inexact_tables(wildcards):
+    """The inexact study's agreement and savings tables, whose claims the reproduction judges
+    (none when the config gives the study no draws)."""
+    if not gradient_inexact_draws():
+        return {}
+    return {
+        f"inexact_{name}": f"results/gradient/inexact/{name}.csv"
+        for name in ("agreement", "savings")
+    }
+
+
 def gradient_products():
     """What the target ``gradient`` (and ``all``) requests."""
     files = []

@@ -11,6 +11,7 @@ from esmo.papers.common.job_log import job_log
 from esmo.papers.common.judging import judge_claims, judge_paper, summary_line
 from esmo.papers.common.reproduction import load_paper_values
 from esmo.papers.gradient import analysis as ana
+from esmo.papers.gradient.inexact_analysis import inexact_claims
 
 with job_log(snakemake.log[0], "gradient reproduction"):
     inp = snakemake.input
@@ -25,6 +26,16 @@ with job_log(snakemake.log[0], "gradient reproduction"):
         fig1=json.loads(Path(inp.fig1).read_text()),
         restarts=pd.read_csv(inp.restarts),
     )
+    if "inexact_agreement" in inp.keys():
+        claims = pd.concat(
+            [
+                claims,
+                inexact_claims(
+                    pd.read_csv(inp.inexact_agreement), pd.read_csv(inp.inexact_savings)
+                ),
+            ],
+            ignore_index=True,
+        )
     claims = judge_claims(ana.claims_to_judge(claims))
     summary = summary_line(table, claims)
     Path(snakemake.output.html).write_text(reproduction_html(table, summary=summary))
