@@ -307,7 +307,8 @@ def fig1_values(grid: pd.DataFrame, test: pd.DataFrame, path: pd.DataFrame) -> d
     }
 
 
-def _holds(flag: bool | float) -> str:
+def verdict(flag: bool | float) -> str:
+    """A claim's verdict in the claims table's words; NaN: not measured."""
     if isinstance(flag, float) and math.isnan(flag):
         return "not measured"
     return "holds" if flag else "does not hold"
@@ -363,13 +364,13 @@ def claims(
     out = []
     cells = parts["speed"]
 
-    def add(number: int, statement: str, measure: str, verdict: bool | float) -> None:
+    def add(number: int, statement: str, measure: str, holds: bool | float) -> None:
         out.append(
             {
                 "claim": number,
                 "statement": statement,
                 "measure": measure,
-                "verdict": _holds(verdict),
+                "verdict": verdict(holds),
             }
         )
 

@@ -14,6 +14,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from esmo.papers.common.tables import require_columns
+from esmo.papers.gradient.analysis import verdict
 
 DRAW = ["dataset", "n_trg", "seed"]
 
@@ -136,7 +137,7 @@ def inexact_claims(agreement: pd.DataFrame, savings_table: pd.DataFrame) -> pd.D
             f"{rule}: worst cosine {r.cosine:+.2f} at up to {r.share:.2f} of the iterations"
             for rule, r in per_rule.iterrows()
         )
-        rows.append(("beyond.early_stopped_direction", measure, _verdict(bool(good.any()))))
+        rows.append(("beyond.early_stopped_direction", measure, verdict(bool(good.any()))))
     share = savings_table.pivot_table(
         index=["dataset", "n_trg"], columns="variant", values="iteration_share"
     )
@@ -149,7 +150,7 @@ def inexact_claims(agreement: pd.DataFrame, savings_table: pd.DataFrame) -> pd.D
             f"early_stopped {stopped:.2f}, early_stopped_warm "
             f"{share.get('early_stopped_warm', pd.Series(dtype=float)).mean():.2f}"
         )
-        rows.append(("beyond.warm_start_saves_more", measure, _verdict(bool(warm < stopped))))
+        rows.append(("beyond.warm_start_saves_more", measure, verdict(bool(warm < stopped))))
     statements = {
         "beyond.early_stopped_direction": "Beyond the paper: early-stopped inner solves keep "
         f"the hypergradient's direction (cosine >= {SAME_WAY_COSINE:g} on every draw) at "
@@ -160,10 +161,6 @@ def inexact_claims(agreement: pd.DataFrame, savings_table: pd.DataFrame) -> pd.D
     return pd.DataFrame(
         [{"claim": c, "statement": statements[c], "measure": m, "verdict": v} for c, m, v in rows]
     )
-
-
-def _verdict(holds: bool) -> str:
-    return "holds" if holds else "does not hold"
 
 
 def plot_agreement(agreement: pd.DataFrame) -> Figure:
