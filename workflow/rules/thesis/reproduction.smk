@@ -12,7 +12,6 @@ rule reproduction:
         table_5_2="results/e1/table_5_2.csv",
         wins="results/e1/wins.csv",
         e1_scores="results/e1/scores.csv",
-        e1_top="results/e1/top.csv",
         es="results/configs/es.csv",
         es_interval="results/configs/es_interval.csv",
         e4_interval_scores="results/e4/interval_scores.csv",

@@ -90,7 +90,7 @@ with job_log(snakemake.log[0], "reproduction table"):
         [
             headline_claims(e1_scores),
             e1_claims(pd.read_csv(inp.wins)),
-            top_five_claims(e1_scores, pd.read_csv(inp.e1_top), THESIS_GROUPS["avg"]),
+            top_five_claims(e1_scores, THESIS_GROUPS["avg"]),
             selected_claims(e1_scores, pd.read_csv(inp.e1_selection)),
             dimension_claims(pd.read_csv(inp.e2_summary)),
             patience_claim(patience, e1_patience, e1_scores["dataset"].nunique()),
