@@ -113,14 +113,12 @@ def speed_table(cells: pd.DataFrame, methods: Sequence[str]) -> pd.DataFrame:
                 digits = 1 if measure == "nf" else 2
                 row[label] = fmt(mean, sd, digits)
                 row[f"{label} mean"], row[f"{label} sd"] = mean, sd
-        grid = part[
-            (part["method"] == "grid") & (part["dataset"] == key[0]) & (part["n_trg"] == key[2])
-        ]
+        cell = part[(part["dataset"] == key[0]) & (part["n_trg"] == key[2])]
+        grid = cell[cell["method"] == "grid"]
         row["Grid stopped"] = int(grid["stopped"].astype(bool).sum())
         for method in methods:
             if method != "grid":
-                runs = part[(part["method"] == method) & (part["dataset"] == key[0])
-                            & (part["n_trg"] == key[2])]  # fmt: skip
+                runs = cell[cell["method"] == method]
                 row[f"{TERMINATION_LABELS[method]} terminations"] = terminations(runs)
         row["seeds"] = int(block["n_seeds"].max())
         out.append(row)
