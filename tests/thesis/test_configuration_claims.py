@@ -7,6 +7,7 @@ import pandas as pd
 import pytest
 
 from esmo.papers.thesis.configuration_claims import (
+    E1_PATIENCE_KEY,
     E2_DIMENSIONS,
     dimension_claims,
     mean_patience,
@@ -171,11 +172,15 @@ def test_sec_5_1_means_the_patience_on_either_side_of_the_reference():
         "sec_5_1.patience_mean_positive": pytest.approx((10 + 300) / 2),
         "sec_5_1.patience_mean_negative": pytest.approx((20 + 4000) / 2),
     }
-    e1 = mean_patience(_scores(cells), es.assign(interval=1), prefix="e1")
-    assert e1["e1.patience_mean_positive"] == pytest.approx(6.5)
+    e1 = mean_patience(_scores(cells), es.assign(interval=1), prefix=E1_PATIENCE_KEY)
+    assert e1 == {
+        "sec_5_1.e1.patience_mean_positive": pytest.approx((10 + 3) / 2),
+        "sec_5_1.e1.patience_mean_negative": pytest.approx((20 + 40) / 2),
+    }
     claim = patience_claim(values, e1, n_datasets=6)
     assert claim["holds"].tolist() == [False]  # the patient ones lose here
     assert "155 against 2,010" in claim["measure"].iloc[0]
+    assert "E1's p 6 against 30" in claim["measure"].iloc[0]
     assert patience_claim(values, e1, n_datasets=3)["holds"].isna().all()
     # every configuration above the reference: no negative mean, nothing unjudged turns NaN
     winners = {k: (0.01, 0.0, 500) for k in cells}

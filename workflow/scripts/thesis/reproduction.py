@@ -10,6 +10,7 @@ from esmo.papers.common.job_log import job_log
 from esmo.papers.common.judging import judge_claims, judge_paper, summary_line
 from esmo.papers.common.reproduction import load_paper_values
 from esmo.papers.thesis.configuration_claims import (
+    E1_PATIENCE_KEY,
     dimension_claims,
     mean_patience,
     patience_claim,
@@ -46,7 +47,8 @@ with job_log(snakemake.log[0], "reproduction table"):
     thesis = load_paper_values(inp.thesis)
     ours: dict[str, float] = {}
 
-    rbf = selected_configurations(pd.read_csv(inp.e1_selection), "rbf", "accuracy")
+    e1_selection = pd.read_csv(inp.e1_selection)
+    rbf = selected_configurations(e1_selection, "rbf", "accuracy")
     for row in rbf.itertuples(index=False):
         ours |= es_configuration_values(f"j_{row.group}", patience=row.patience, es_tol=row.es_tol)
     j_r = selected_configuration(pd.read_csv(inp.e4_selection), "r")
@@ -63,8 +65,8 @@ with job_log(snakemake.log[0], "reproduction table"):
     ours |= wilcoxon_values(pd.read_csv(inp.wilcoxon))
     e1_scores = pd.read_csv(inp.e1_scores)
     patience = mean_patience(pd.read_csv(inp.e4_interval_scores), pd.read_csv(inp.es_interval))
-    e1_patience = mean_patience(e1_scores, pd.read_csv(inp.es), prefix="e1")
-    ours |= patience | {f"sec_5_1.{k}": v for k, v in e1_patience.items()}
+    e1_patience = mean_patience(e1_scores, pd.read_csv(inp.es), prefix=E1_PATIENCE_KEY)
+    ours |= patience | e1_patience
 
     hpo_scores = {"e3": pd.read_csv(inp.e3_scores), "e4": pd.read_csv(inp.e4_scores)}
     for experiment, scores in hpo_scores.items():
@@ -91,7 +93,7 @@ with job_log(snakemake.log[0], "reproduction table"):
             headline_claims(e1_scores),
             e1_claims(pd.read_csv(inp.wins)),
             top_five_claims(e1_scores, THESIS_GROUPS["avg"]),
-            selected_claims(e1_scores, pd.read_csv(inp.e1_selection)),
+            selected_claims(e1_scores, e1_selection),
             dimension_claims(pd.read_csv(inp.e2_summary)),
             patience_claim(patience, e1_patience, e1_scores["dataset"].nunique()),
             hpo_claims(hpo_scores),

@@ -22,10 +22,12 @@ from scipy.stats import spearmanr
 
 from esmo.papers.common.reproduction import CLAIM_COLUMNS, claim_row
 from esmo.papers.common.tables import require_columns
-from esmo.papers.thesis.scoring import REFERENCE_ES_ID, THESIS_GROUPS, top_configurations
-
-#: The beta of the thesis's figures and claims.
-BETA = 0.995
+from esmo.papers.thesis.scoring import (
+    THESIS_BETA,
+    THESIS_GROUPS,
+    early_stopping_rows,
+    top_configurations,
+)
 
 #: Figs 4.3 and 4.4 show the five configurations with the highest mean score.
 TOP_N = 5
@@ -42,24 +44,19 @@ OUTLIER = "australian"
 #: The low-complexity datasets on which sec 4.2 says j_high loses accuracy.
 J_HIGH_LOSES_ON = ("australian", "breast-cancer", "diabetes")
 
+#: Sec 5.1's patience means: the thesis's keys (E4's p * r) and E1's p beside them.
+PATIENCE_KEY = "sec_5_1"
+E1_PATIENCE_KEY = "sec_5_1.e1"
+
 #: Sec 4.2's two trends are read as rank correlations with d; "no significant
 #: effect" as neither configuration's score margin correlating at this level.
 TREND_ALPHA = 0.05
 
 
 def _at_beta(scores: pd.DataFrame, kernel: str = "rbf") -> pd.DataFrame:
-    require_columns(
-        scores,
-        ["dataset", "kernel", "metric", "es_id", "beta", "score", "score_ref"],
-        "scores",
-    )
-    keep = (
-        np.isclose(scores["beta"], BETA)
-        & (scores["kernel"] == kernel)
-        & (scores["metric"] == "accuracy")
-        & (scores["es_id"] != REFERENCE_ES_ID)
-    )
-    return scores[keep]
+    """The accuracy-stopped searches of ``kernel`` at the thesis's beta, with their reference."""
+    require_columns(scores, ["score_ref"], "scores")
+    return early_stopping_rows(scores, THESIS_BETA, kernel, "accuracy")
 
 
 def top_five_claims(scores: pd.DataFrame, datasets: Sequence[str]) -> pd.DataFrame:
@@ -75,7 +72,9 @@ def top_five_claims(scores: pd.DataFrame, datasets: Sequence[str]) -> pd.DataFra
         part = _at_beta(scores, kernel)
         measured = set(datasets) <= set(part["dataset"]) and not part.empty
         ids = (
-            top_configurations(part, BETA, kernel, "accuracy", n=TOP_N, datasets=datasets)["es_id"]
+            top_configurations(part, THESIS_BETA, kernel, "accuracy", n=TOP_N, datasets=datasets)[
+                "es_id"
+            ]
             if measured
             else pd.Series(dtype=int)
         )
@@ -258,7 +257,7 @@ _DIMENSION = (
 
 
 def mean_patience(
-    scores: pd.DataFrame, es_configurations: pd.DataFrame, prefix: str = "sec_5_1"
+    scores: pd.DataFrame, es_configurations: pd.DataFrame, prefix: str = PATIENCE_KEY
 ) -> dict[str, float]:
     """Sec 5.1: the mean effective patience p * r of configurations whose mean score over the
     datasets is above (``positive``) and below (``negative``) the reference's.
@@ -266,7 +265,8 @@ def mean_patience(
     Sec 5.1 does not say which configurations it averages. Its positive mean, 19,122,
     exceeds the largest patience E1 draws (log10 p in [0, 4]); E4's configurations,
     whose checks come every r iterations, reach it in SMO iterations, p * r. So the
-    thesis's keys are computed on E4's table, E1's (r = 1) under ``prefix`` ``e1``.
+    thesis's keys are computed on E4's table, E1's (r = 1) under ``prefix``
+    :data:`E1_PATIENCE_KEY`, listed beside them.
     The kernels present are pooled: each configuration counts once per kernel.
     """
     require_columns(es_configurations, ["es_id", "patience", "interval"], "es_configurations")
@@ -289,10 +289,14 @@ def patience_claim(
 ) -> pd.DataFrame:
     """Sec 5.1: forgiving (patient) configurations score above the reference, aggressive ones
     below; judged on the thesis's reading (E4's p * r), with E1's p beside it."""
-    positive = values.get("sec_5_1.patience_mean_positive", np.nan)
-    negative = values.get("sec_5_1.patience_mean_negative", np.nan)
+    positive, negative = (
+        values.get(f"{PATIENCE_KEY}.patience_mean_{s}", np.nan) for s in ("positive", "negative")
+    )
     measured = n_datasets == n_expected and bool(np.isfinite([positive, negative]).all())
-    e1 = [e1_values.get(f"e1.patience_mean_{s}", np.nan) for s in ("positive", "negative")]
+    e1 = [
+        e1_values.get(f"{E1_PATIENCE_KEY}.patience_mean_{s}", np.nan)
+        for s in ("positive", "negative")
+    ]
     return pd.DataFrame(
         [
             claim_row(

@@ -33,7 +33,7 @@ from matplotlib.figure import Figure
 
 from esmo.papers.common.tables import require_columns
 from esmo.papers.thesis.pareto import pareto_mask, score_threshold
-from esmo.papers.thesis.scoring import REFERENCE_ES_ID
+from esmo.papers.thesis.scoring import REFERENCE_ES_ID, THESIS_BETA
 
 _COST_LABELS = {"n_iter": "total SMO iterations", "seconds": "total wall-clock time (s)"}
 _REFERENCE_STYLE = {"marker": "*", "s": 220, "color": "black", "zorder": 5, "label": "reference"}
@@ -160,7 +160,7 @@ def plot_pareto_fronts(
     kernel: str,
     metric: str,
     datasets: Sequence[str],
-    beta: float = 0.995,
+    beta: float = THESIS_BETA,
     cost: str = "n_iter",
     accuracy: str = "test_accuracy_mean",
     ncols: int = 3,
@@ -207,7 +207,7 @@ def plot_selected_configurations(
     kernel: str,
     metric: str,
     datasets: Sequence[str],
-    beta: float = 0.995,
+    beta: float = THESIS_BETA,
     cost: str = "n_iter",
     accuracy: str = "test_accuracy_mean",
     ncols: int = 3,
@@ -268,7 +268,7 @@ def plot_score_by_dimension(
     *,
     kernel: str = "rbf",
     metric: str = "accuracy",
-    beta: float = 0.995,
+    beta: float = THESIS_BETA,
     title: str | None = None,
 ) -> Figure:
     """Fig 4.6: score of the reference and of each selected configuration against dimension.
@@ -413,7 +413,7 @@ _SOLVER_LABELS = {
 
 
 def plot_hpo_methods(
-    scores: pd.DataFrame, *, dataset: str, beta: float = 0.995, title: str | None = None
+    scores: pd.DataFrame, *, dataset: str, beta: float = THESIS_BETA, title: str | None = None
 ) -> Figure:
     """Figs 4.8, 4.9, 5.4, 5.5: the HPO methods on one dataset, three panels.
 

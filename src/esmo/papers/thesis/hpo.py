@@ -24,7 +24,7 @@ import pandas as pd
 from esmo.early_stopping import J_HIGH, EarlyStopping
 from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.papers.common.tables import require_columns
-from esmo.papers.thesis.scoring import random_search_outcome, score
+from esmo.papers.thesis.scoring import THESIS_BETA, random_search_outcome, score
 from esmo.papers.thesis.timed_fits import timed_fit, total_iterations, warm_up_rows
 from esmo.solver.params import SolverParams
 from esmo.tuning.search import SearchResult, random_search, successive_halving
@@ -286,7 +286,7 @@ def _run_method(
     }
 
 
-def e3_scores(per_fold: pd.DataFrame, beta: float = 0.995) -> pd.DataFrame:
+def e3_scores(per_fold: pd.DataFrame, beta: float = THESIS_BETA) -> pd.DataFrame:
     """Per dataset and method: mean/std test accuracy, summed seconds, score and win.
 
     ``per_fold`` stacks :func:`run_hpo_methods`'s tables with ``dataset`` and

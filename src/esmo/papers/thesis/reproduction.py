@@ -21,6 +21,7 @@ import pandas as pd
 
 from esmo.papers.common.reproduction import CLAIM_COLUMNS, claim_row, reproduction_columns
 from esmo.papers.common.tables import require_columns
+from esmo.papers.thesis.scoring import THESIS_BETA
 
 #: The label of the thesis's column in its reproduction table.
 LABEL = "thesis"
@@ -111,7 +112,9 @@ def e1_claims(wins: pd.DataFrame, n_datasets: int = 6, more_than: int = 20) -> p
     )
 
 
-def headline_claims(scores: pd.DataFrame, n_datasets: int = 6, beta: float = 0.995) -> pd.DataFrame:
+def headline_claims(
+    scores: pd.DataFrame, n_datasets: int = 6, beta: float = THESIS_BETA
+) -> pd.DataFrame:
     """E1's headline claims (sec 4.1, figs 4.1 and 4.2; appendix B), judged at ``beta``.
 
     Per kernel: on every dataset some accuracy-stopped configuration scores above
