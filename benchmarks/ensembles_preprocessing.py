@@ -37,21 +37,24 @@ from esmo.papers.ensembles import cells as exp
 
 #: Table 1's Magic04 ensemble accuracies (mean, std over 20 runs, %), by tp.
 PAPER = {0.01: (82.82, 0.63), 0.025: (84.72, 0.31), 0.05: (85.34, 0.31)}
+#: The workflow's ``ensembles.seed``: repetition r here is the workflow's rep r.
+SEED = 0
 READINGS = ("zscore", "zscore_all", "minmax", "raw", "flip", "no_shared_duplicates")
 
 
 def reading_split(table: uci.Table, rep: int, reading: str, n_train: int) -> exp.Split:
     """Repetition ``rep``'s training and test rows (the workflow's) under ``reading``."""
-    base = exp.repetition_split("magic04", rep, seed=0, n_train=n_train, n_test=0, table=table)
-    order = np.random.default_rng([0, exp.DATASET_IDS["magic04"], rep]).permutation(table.y.size)
-    train, test = order[:n_train], order[n_train:]
+    train, test = exp.split_rows("magic04", rep, seed=SEED, n_rows=table.y.size, n_train=n_train)
     raw_train, raw_test = table.numeric[train], table.numeric[test]
     y_train, y_test = table.y[train], table.y[test]
-    if reading == "zscore":
-        return base
-    if reading == "flip":
-        return exp.Split(base.X_train, -base.y_train, base.X_test, -base.y_test)
-    if reading == "no_shared_duplicates":
+    if reading in ("zscore", "flip", "no_shared_duplicates"):
+        base = exp.repetition_split(
+            "magic04", rep, seed=SEED, n_train=n_train, n_test=0, table=table
+        )
+        if reading == "zscore":
+            return base
+        if reading == "flip":
+            return exp.Split(base.X_train, -base.y_train, base.X_test, -base.y_test)
         seen = {row.tobytes() for row in raw_train}
         keep = np.array([row.tobytes() not in seen for row in raw_test])
         return exp.Split(base.X_train, base.y_train, base.X_test[keep], base.y_test[keep])
@@ -83,17 +86,12 @@ def main() -> None:
             for reading in args.readings:
                 split = reading_split(table, rep, reading, n_train=10_000)
                 for tp in args.tps:
-                    seed = [
-                        0,
-                        exp.DATASET_IDS["magic04"],
-                        exp.cell_id(f"ens-exhaustive-tp{tp:g}"),
-                        rep,
-                    ]
+                    cell = f"ens-exhaustive-tp{tp:g}"  # the workflow's table 1 cell
                     start = time.process_time()
                     (row,) = exp.ensemble_cell(
                         split, train_proportion=tp, n_subensembles=10, grid_step=2,
                         search="exhaustive", settings=settings,
-                        random_state=int(np.random.default_rng(seed).integers(2**31 - 1)),
+                        random_state=exp.cell_random_state(SEED, "magic04", cell, rep),
                     )  # fmt: skip
                     rows.append({"reading": reading, "tp": tp, "rep": rep,
                                  "accuracy": 100 * row["accuracy"],

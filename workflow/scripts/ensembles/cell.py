@@ -43,8 +43,7 @@ with job_log(snakemake.log[0], f"cell {wc.dataset}/rep{wc.rep}/{wc.cell}"), thre
         es_interval=es["interval"],
     )
     exp.warm_up(settings)
-    seed = [cfg["seed"], exp.DATASET_IDS[wc.dataset], exp.cell_id(exp.seed_name(wc.cell)), rep]
-    random_state = int(np.random.default_rng(seed).integers(2**31 - 1))
+    random_state = exp.cell_random_state(cfg["seed"], wc.dataset, wc.cell, rep)
     common = dict(grid_step=cfg["grid_step"], search=spec["search"], settings=settings,
                   random_state=random_state, grid_tie=cfg["grid_tie"])  # fmt: skip
     if spec["kind"] == "ensemble":

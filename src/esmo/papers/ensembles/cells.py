@@ -81,6 +81,24 @@ def seed_name(cell: str) -> str:
     return f"{kind}-exhaustive-{rest}"
 
 
+def split_rows(
+    dataset: str, rep: int, *, seed: int, n_rows: int, n_train: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Repetition ``rep``'s training and test row indices of a UCI table of ``n_rows`` rows
+    (:func:`repetition_split`'s, before any preprocessing)."""
+    if n_train >= n_rows:
+        raise ValueError(f"n_train={n_train} leaves no test rows of {dataset!r} ({n_rows} rows)")
+    perm = np.random.default_rng([seed, DATASET_IDS[dataset], rep]).permutation(n_rows)
+    return perm[:n_train], perm[n_train:]
+
+
+def cell_random_state(seed: int, dataset: str, cell: str, rep: int) -> int:
+    """The ``random_state`` a cell's model gets: from ``[seed, dataset, cell, rep]``, the
+    cell named by :func:`seed_name` (a search variant pairs with the exhaustive cell)."""
+    entropy = [seed, DATASET_IDS[dataset], cell_id(seed_name(cell)), rep]
+    return int(np.random.default_rng(entropy).integers(2**31 - 1))
+
+
 def repetition_split(
     dataset: str,
     rep: int,
@@ -101,11 +119,7 @@ def repetition_split(
         return Split(X_train, y_train, X_test, y_test)
     if table is None:
         raise ValueError(f"{dataset!r} is a UCI dataset: pass its parsed table")
-    n = table.y.size
-    if n_train >= n:
-        raise ValueError(f"n_train={n_train} leaves no test rows of {dataset!r} ({n} rows)")
-    perm = rng.permutation(n)
-    train, test = perm[:n_train], perm[n_train:]
+    train, test = split_rows(dataset, rep, seed=seed, n_rows=table.y.size, n_train=n_train)
     X_train, X_test = uci.preprocess(
         (table.numeric[train], table.categorical[train]),
         (table.numeric[test], table.categorical[test]),
