@@ -557,11 +557,19 @@ def test_reduced_run_produces_the_nsvm_tables(reduced_run):
     paper = pd.read_csv(REPO / "workflow" / "data" / "nsvm" / "paper_values.csv")
     assert reproduction["key"].tolist() == paper["key"].tolist()
     assert reproduction["ours"].notna().all() and reproduction["paper"].notna().all()
-    # the protocol's learning-rate choice (docs/nsvm-protocol.md) (on in test.yaml): per dataset and algorithm the first
-    # best tuning accuracy over the ascending grid, and every run trains with it
+    # the protocol's learning-rate choice (docs/nsvm-protocol.md) (on in test.yaml): per dataset
+    # and tuned algorithm the first best tuning accuracy over the ascending grid, and every run
+    # trains with it; MNIST tunes NSVM-3/4 only (as the default), NSVM-1/2 keep the stored lr
+    nsvm_config = yaml.safe_load((REPO / "config" / "test.yaml").read_text())["nsvm"]
+    stored = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["nsvm"]["algorithms"]
+    tuned = {"ringnorm": {"nsvm1", "nsvm2", "nsvm3", "nsvm4"}, "mnist": {"nsvm3", "nsvm4"}}
+    assert nsvm_config["lr_tuning"]["algorithms"] == {"mnist": ["nsvm3", "nsvm4"]}
     for dataset in ("ringnorm", "mnist"):
         tuning = pd.read_csv(results / "lr_tuning" / f"{dataset}.csv")
         runs = pd.read_csv(results / "runs" / f"{dataset}_s0.csv").set_index("method")
+        assert set(tuning["method"]) == tuned[dataset]
+        for method in {"nsvm1", "nsvm2", "nsvm3", "nsvm4"} - tuned[dataset]:
+            assert runs.loc[method, "lr"] == stored[method][dataset]["lr"]
         for method, part in tuning.groupby("method"):
             part = part.sort_values("lr").reset_index(drop=True)
             assert (

@@ -90,6 +90,7 @@ rule nsvm_tune_lr:
         settings=lambda wc: nsvm_settings_all(wc.dataset),
         steps_scale=NSVM["steps_scale"],
         grid=NSVM["lr_tuning"]["grid"],
+        algorithms=lambda wc: nsvm_tuned_algorithms(wc.dataset),
         seed=lambda wc: NSVM["datasets"][wc.dataset]["seeds"][0],
     script:
         "../../scripts/nsvm/tune_lr.py"

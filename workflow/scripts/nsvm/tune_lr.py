@@ -1,4 +1,5 @@
-"""The note's learning-rate choice for NSVM-1..4 on one dataset (its first seed's split)."""
+"""The note's learning-rate choice on one dataset (its first seed's split), for the
+algorithms ``nsvm.lr_tuning.algorithms`` lists for it; the others keep their stored lr."""
 
 import logging
 
@@ -6,13 +7,13 @@ import numpy as np
 import pandas as pd
 
 from esmo.papers.common.job_log import job_log
-from esmo.papers.nsvm.experiment import ALGORITHMS, tune_learning_rate
+from esmo.papers.nsvm.experiment import tune_learning_rate
 
 w, p = snakemake.wildcards, snakemake.params
 with job_log(snakemake.log[0], f"learning rates on {w.dataset}"):
     split = dict(np.load(snakemake.input[0]))
     tables = []
-    for algorithm in ALGORITHMS:
+    for algorithm in p.algorithms:
         table = tune_learning_rate(
             w.dataset, algorithm, p.settings[algorithm], split, p.grid[algorithm], p.seed,
             p.steps_scale,
