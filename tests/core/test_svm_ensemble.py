@@ -191,6 +191,24 @@ def test_early_stopped_and_halving_searches(synthetic):
     assert np.all(sh.grid_scores_.max(axis=1) >= len(rounds) - 1)
 
 
+@pytest.mark.parametrize("search", ["exhaustive", "halving"])
+def test_a_vote_of_majority_level_choices_is_warned(search):
+    """A grid of C = 2^-10, 2^-9 at gamma = 2^-15 predicts one class everywhere: every
+    sub-ensemble's choice scores exactly the validation rows' majority rate, and the fit says
+    so; a grid with a working point raises no such warning (issue 34's halving Magic04 cell)."""
+    X, y = make_classification(n_samples=300, weights=[0.7], class_sep=2.0, random_state=0)
+    common = dict(n_subensembles=3, train_proportion=0.2, grid_search=search, random_state=0)
+    flat = SVMEnsembleClassifier(C_grid=[2.0**-10, 2.0**-9], gamma_grid=[2.0**-15], **common)
+    with pytest.warns(UserWarning, match="3 of 3 sub-ensembles chose a .C, gamma. whose valid"):
+        flat.fit(X, y)
+    assert flat.majority_level_choices_.all() and np.unique(flat.predict(X)).size == 1
+    working = SVMEnsembleClassifier(C_grid=[8.0], gamma_grid=[0.05], **common)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", UserWarning)
+        working.fit(X, y)
+    assert not working.majority_level_choices_.any() and working.score(X, y) > 0.9
+
+
 def test_single_svm_equals_scikit_learns_grid_search():
     X, y = DATASETS["breast_cancer"]
     grid = np.array([(c, g) for c in (1.0, 16.0) for g in (0.25, 4.0)])

@@ -160,7 +160,7 @@ def ensemble_cell(
     settings: SVMSettings,
     random_state: int,
     grid_tie: str = "first",
-    sh_min_samples: int = 10,
+    sh_min_samples: int = 20,
     arms: tuple[str, ...] = ("structured",),
     n_train: int | None = None,
     predict: bool = True,
