@@ -24,7 +24,13 @@ from esmo.mdl.description_length import (
 from esmo.mdl.search import MDLSearch, solver_base
 from esmo.papers.common.statistics import wilcoxon_paired
 from esmo.papers.mdl.analysis import paired_comparison
-from esmo.papers.mdl.comparison import classification_metrics, grid_values, holdout_comparison
+from esmo.papers.mdl.comparison import (
+    IN_BOX,
+    classification_metrics,
+    e1_comparison,
+    grid_values,
+    holdout_comparison,
+)
 from esmo.papers.mdl.wdbc import holdout_split, load_wdbc
 
 LOG2_2PIE = math.log2(2 * math.pi * math.e)
@@ -229,6 +235,32 @@ def test_holdout_comparison_is_consistent(wdbc_small):
     costs = cost.set_index("method")
     assert costs.loc["mdl", "n_fits"] == 9 and costs.loc["cv", "n_fits"] == 4 * 9 + 1
     assert set(f"dl_{r}" for r in SIGMA2_READINGS) <= set(grid.columns)
+
+
+def test_e1_selections_in_the_box_are_those_of_the_boxed_configurations(wdbc_small):
+    """The ``_in_box`` rows (selection confined to the paper's box, from the full run's fits)
+    equal the plain rows of a second run given only the configurations inside the box."""
+    X, y, X_te, y_te = wdbc_small
+    rng = np.random.default_rng(0)
+    configs = pd.DataFrame(
+        {"config_id": np.arange(12), "C": 2.0 ** rng.uniform(-5, 12, 12),
+         "gamma": 2.0 ** rng.uniform(-15, 2, 12), "tol": 1e-3}
+    )  # fmt: skip
+    box = {"C": [1.0, 1000.0], "gamma": [0.001, 1.0]}
+    inside = configs["C"].between(*box["C"]) & configs["gamma"].between(*box["gamma"])
+    assert 2 <= inside.sum() < len(configs)  # the draw puts some configurations outside
+    parts = (X[:90], y[:90], X[90:], y[90:], X_te, y_te)
+    full = e1_comparison(*parts, configs, box=box).set_index("method")
+    boxed = e1_comparison(*parts, configs[inside]).set_index("method")
+    assert set(boxed.index) | {m + IN_BOX for m in boxed.index} == set(full.index)
+    for method, row in boxed.iterrows():
+        ours = full.loc[method + IN_BOX]
+        assert ours["config_id"] == row["config_id"] and inside[row["config_id"]]
+        assert ours["test_accuracy"] == row["test_accuracy"]
+        assert ours["selection_score"] == pytest.approx(row["selection_score"])
+    # a box holding no configuration adds no rows rather than a choice from outside it
+    empty = e1_comparison(*parts, configs, box={"C": [1e6, 1e7], "gamma": [1.0, 2.0]})
+    assert not empty["method"].str.endswith(IN_BOX).any()
 
 
 def test_paired_wilcoxon_matches_the_exact_distribution():

@@ -653,6 +653,11 @@ def test_reduced_run_produces_the_mdl_reproduction(reduced_run):
     by = e1.set_index(["dataset", "method"])["n_train"]
     for dataset in test_config["e1"]["datasets"]:
         assert by[(dataset, "mdl")] > by[(dataset, "rs_validation")]
+    # the cause test: selections confined to the paper's box meet random search confined alike
+    versus = pd.read_csv(results / "e1" / "comparison.csv").set_index("method")["baseline"]
+    boxed = versus.index.str.endswith("_in_box")
+    assert (versus[boxed] == "rs_validation_in_box").all()
+    assert (versus[~boxed] == "rs_validation").all() and "mdl" in versus.index
     reproduction = pd.read_csv(results / "reproduction.csv")
     assert reproduction["ours"].notna().all()
     for grid in ("paper", "wide_c", "wide"):

@@ -25,6 +25,8 @@ rule mdl_e1_fold:
         shrinking=config["solver"]["shrinking"],
         sigma2=MDL["sigma2"],
         n_params=MDL["n_params"],
+        # the headline grid's box: the same selections confined to it (the cause test)
+        box={key: MDL["grids"][MDL["headline"]["grid"]][key] for key in ("C", "gamma")},
     script:
         "../../scripts/mdl/e1_fold.py"
 

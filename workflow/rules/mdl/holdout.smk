@@ -144,6 +144,7 @@ rule mdl_reproduction:
         table_2="results/mdl/table_2.csv",
         comparison="results/mdl/splits/comparison.csv",
         sensitivity="results/mdl/sensitivity.csv",
+        e1_comparison="results/mdl/e1/comparison.csv",
         headline_selection=mdl_holdout_files(
             MDL["headline"]["grid"], [MDL["headline"]["seed"]], "selection"
         )[0],

@@ -1,4 +1,5 @@
-"""Item 3(b) on one E1 dataset and run: MDL on train+validation against random search."""
+"""Item 3(b) on one E1 dataset and run: MDL on train+validation against random search, over
+the thesis's configurations and over those inside the paper's grid box."""
 
 import logging
 
@@ -20,6 +21,7 @@ with job_log(snakemake.log[0], "MDL on an E1 fold"):
         shrinking=p.shrinking,
         sigma2=p.sigma2,
         n_params=p.n_params,
+        box=p.box,
     )
     table.insert(0, "fold", p.fold)
     table.insert(0, "dataset", snakemake.wildcards.dataset)
