@@ -11,23 +11,9 @@ NSVM_ALGORITHMS = ["nsvm1", "nsvm2", "nsvm3", "nsvm4"]
 NSVM_DATASETS = list(NSVM["datasets"])
 
 
-def nsvm_config_problems(cfg):
-    """Checks JSON schema cannot express: lr_tuning.algorithms names configured datasets."""
-    nsvm = cfg["nsvm"]
-    return [
-        f"nsvm.lr_tuning.algorithms.{name} names no dataset of nsvm.datasets "
-        f"({', '.join(nsvm['datasets'])}); remove it or add the dataset"
-        for name in nsvm["lr_tuning"].get("algorithms", {})
-        if name not in nsvm["datasets"]
-    ]
-
-
-raise_config_problems(nsvm_config_problems(config))
-
-
 def nsvm_tuned_algorithms(dataset):
-    """The algorithms whose learning rate is tuned on ``dataset`` (all four unless listed)."""
-    return NSVM["lr_tuning"].get("algorithms", {}).get(dataset, NSVM_ALGORITHMS)
+    """The algorithms whose learning rate is tuned on ``dataset`` (``lr_tuning.algorithms``)."""
+    return NSVM["lr_tuning"]["algorithms"][dataset]
 
 
 def nsvm_settings(algorithm, dataset):
