@@ -37,7 +37,6 @@ from sklearn.utils.validation import check_is_fitted
 
 from esmo.early_stopping import J_HIGH
 from esmo.ensembles.grid import (
-    FIT_FIELDS,
     GRID_SEARCHES,
     GRID_TIES,
     FitLog,
@@ -274,18 +273,15 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         """Whether sub-ensemble ``b``'s chosen point scored at most what always predicting the
         majority class scores on the validation rows it was scored on: the mean over the two
         folds, or (halving) the last round's, on the first split's validation half."""
-        col = {name: FIT_FIELDS.index(name) for name in ("stage", "subensemble", "C", "gamma")}
-        fits = [
-            r for r in log.records
-            if r[col["stage"]] == "search" and r[col["subensemble"]] == b
-            and (r[col["C"]], r[col["gamma"]]) == (point[0], point[1])
-        ]  # fmt: skip
-        accuracy = [r[FIT_FIELDS.index("val_accuracy")] for r in fits]
-        if not accuracy:  # a one-point grid under halving is chosen without a fit
+        fits = log.table()
+        mine = (fits["stage"] == "search") & (fits["subensemble"] == b)
+        mine &= (fits["C"] == point[0]) & (fits["gamma"] == point[1])
+        accuracy = fits["val_accuracy"][mine]
+        if not accuracy.size:  # a one-point grid under halving is chosen without a fit
             return False
-        folds = split[:1] if self.grid_search == "halving" else split
+        folds = split
         if self.grid_search == "halving":
-            accuracy = accuracy[-1:]
+            folds, accuracy = split[:1], accuracy[-1:]
         majority = [np.unique(yb[val], return_counts=True)[1].max() / val.size for _, val in folds]
         return bool(np.mean(accuracy) <= np.mean(majority) + 1e-12)
 
