@@ -12,8 +12,11 @@ NSVM_DATASETS = list(NSVM["datasets"])
 
 
 def nsvm_tuned_algorithms(dataset):
-    """The algorithms whose learning rate is tuned on ``dataset`` (``lr_tuning.algorithms``)."""
-    return NSVM["lr_tuning"]["algorithms"][dataset]
+    """The algorithms whose learning rate is tuned on ``dataset`` (``lr_tuning.algorithms``;
+    none when tuning is off or the dataset's list is empty)."""
+    if not NSVM["lr_tuning"]["enabled"]:
+        return []
+    return NSVM["lr_tuning"]["algorithms"].get(dataset, [])
 
 
 def nsvm_settings(algorithm, dataset):
@@ -39,8 +42,8 @@ def nsvm_runs():
 
 
 def nsvm_lr_tuning(wildcards):
-    """The dataset's learning-rate choice when ``nsvm.lr_tuning`` is on (else nothing)."""
-    if not NSVM["lr_tuning"]["enabled"]:
+    """The dataset's learning-rate choice when some algorithm is tuned on it (else nothing)."""
+    if not nsvm_tuned_algorithms(wildcards.dataset):
         return {}
     return {"lr_tuning": f"results/nsvm/lr_tuning/{wildcards.dataset}.csv"}
 
@@ -88,11 +91,8 @@ def nsvm_products():
         "results/nsvm/diagnostics.csv",
         "results/nsvm/diagnostics.png",
         *NSVM_E1_PRODUCTS,
-    ] + (
-        [f"results/nsvm/lr_tuning/{d}.csv" for d in NSVM_DATASETS]
-        if NSVM["lr_tuning"]["enabled"]
-        else []
-    )
+        *(f"results/nsvm/lr_tuning/{d}.csv" for d in NSVM_DATASETS if nsvm_tuned_algorithms(d)),
+    ]
 
 
 def nsvm_split_input(wildcards):
