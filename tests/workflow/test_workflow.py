@@ -559,7 +559,7 @@ def test_reduced_run_produces_the_nsvm_tables(reduced_run):
     assert reproduction["ours"].notna().all() and reproduction["paper"].notna().all()
     # the protocol's learning-rate choice (docs/nsvm-protocol.md) (on in test.yaml): per dataset
     # and tuned algorithm the first best tuning accuracy over the ascending grid, and every run
-    # trains with it; as the default, MNIST tunes NSVM-3/4 only and Ringnorm none (no tuning
+    # trains with it; MNIST tunes NSVM-3/4 only (as the default) and Ringnorm none (no tuning
     # job, no table): the others keep the stored lr
     nsvm_config = yaml.safe_load((REPO / "config" / "test.yaml").read_text())["nsvm"]
     stored = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["nsvm"]["algorithms"]
