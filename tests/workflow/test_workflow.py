@@ -122,11 +122,12 @@ def test_nsvm_target_plans_the_default_scale(tmp_path):
 
 
 def test_gradient_target_plans_the_default_scale(tmp_path):
-    """Note sec 5 "Default": 24 table 1, 8 table 2, 20 F, 40 table 3 and 4 more fig 1 cells,
-    grad_scaled beside Grad on table 1 and 2's cells (8 + 4, the plateau test), and Grad with
-    the plain NumPy SMO on splice 500 and bank 1000 (2, claim 7's cause)."""
+    """Note sec 5 "Default": 24 table 1, 4 table 2 (Adult 1000), 20 F, 24 table 3 (3 splits)
+    and 4 more fig 1 cells, grad_scaled beside Grad on table 1 and 2's cells (8 + 2, the
+    plateau test), and Grad with the plain NumPy SMO on splice 500 and bank 1000 (2, claim 7's
+    cause)."""
     gradient = planned_jobs(tmp_path, "gradient")
-    assert gradient["gradient_cell"] == 24 + 8 + 20 + 40 + 4 + 8 + 4 + 2
+    assert gradient["gradient_cell"] == 24 + 4 + 20 + 24 + 4 + 8 + 2 + 2
     # splice, bank (IJCNN's stand-in), adult, and the inexact study's four E1 datasets
     assert gradient["gradient_prepare"] == 7
     assert gradient["download_libsvm"] == 8 and gradient["ensembles_download_uci"] == 1

@@ -91,7 +91,11 @@ def nsvm_products():
         "results/nsvm/diagnostics.csv",
         "results/nsvm/diagnostics.png",
         *NSVM_E1_PRODUCTS,
-        *(f"results/nsvm/lr_tuning/{d}.csv" for d in NSVM_DATASETS if nsvm_tuned_algorithms(d)),
+        *(
+            f"results/nsvm/lr_tuning/{d}.csv"
+            for d in NSVM_DATASETS
+            if nsvm_tuned_algorithms(d)
+        ),
     ]
 
 
