@@ -274,11 +274,11 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         majority class scores on the validation rows it was scored on: the mean over the two
         folds, or (halving) the last round's, on the first split's validation half."""
         fits = log.table()
+        if not fits["stage"].size:  # a one-point grid under halving is chosen without a fit
+            return False  # (and an empty log's columns have no dtype to compare with)
         mine = (fits["stage"] == "search") & (fits["subensemble"] == b)
         mine &= (fits["C"] == point[0]) & (fits["gamma"] == point[1])
         accuracy = fits["val_accuracy"][mine]
-        if not accuracy.size:  # a one-point grid under halving is chosen without a fit
-            return False
         folds = split
         if self.grid_search == "halving":
             folds, accuracy = split[:1], accuracy[-1:]
