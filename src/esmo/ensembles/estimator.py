@@ -247,6 +247,7 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         for b, (share, split) in enumerate(zip(shares, folds, strict=True)):
             rng = np.random.default_rng(sub_seeds[b])
             Xb, yb = X[share], y[share]
+            first_fit = len(log.records)
             if self.grid_search == "halving":
                 scores = halving_search(
                     Xb, yb, self.grid_, *split[0], settings, log, rng,
@@ -260,7 +261,8 @@ class SVMEnsembleClassifier(SVMClassifierBase):
             self.grid_scores_[b] = scores
             k = pick(scores, self.grid_tie, rng)
             chosen[b] = self.grid_[k]
-            majority_level[b] = self._no_better_than_majority(log, b, chosen[b], yb, split)
+            searched = FitLog(log.records[first_fit:])  # this sub-ensemble's search fits
+            majority_level[b] = self._no_better_than_majority(searched, chosen[b], yb, split)
         self.subensemble_params_ = chosen
         self.majority_level_choices_ = majority_level
         self._warn_majority_level(majority_level)
@@ -268,17 +270,16 @@ class SVMEnsembleClassifier(SVMClassifierBase):
         return self
 
     def _no_better_than_majority(
-        self, log: FitLog, b: int, point: np.ndarray, yb: np.ndarray, split: list
+        self, searched: FitLog, point: np.ndarray, yb: np.ndarray, split: list
     ) -> bool:
-        """Whether sub-ensemble ``b``'s chosen point scored at most what always predicting the
+        """Whether a sub-ensemble's chosen point scored at most what always predicting the
         majority class scores on the validation rows it was scored on: the mean over the two
-        folds, or (halving) the last round's, on the first split's validation half."""
-        fits = log.table()
-        if not fits["stage"].size:  # a one-point grid under halving is chosen without a fit
-            return False  # (and an empty log's columns have no dtype to compare with)
-        mine = (fits["stage"] == "search") & (fits["subensemble"] == b)
-        mine &= (fits["C"] == point[0]) & (fits["gamma"] == point[1])
-        accuracy = fits["val_accuracy"][mine]
+        folds, or (halving) the last round's, on the first split's validation half.
+        ``searched`` holds that sub-ensemble's search fits only."""
+        fits = searched.table()
+        if not fits["C"].size:  # a one-point grid under halving is chosen without a fit
+            return False
+        accuracy = fits["val_accuracy"][(fits["C"] == point[0]) & (fits["gamma"] == point[1])]
         folds = split
         if self.grid_search == "halving":
             folds, accuracy = split[:1], accuracy[-1:]
