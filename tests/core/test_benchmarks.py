@@ -42,3 +42,19 @@ def test_probability_benchmark_runs_and_esmo_never_disagrees_with_predict():
     assert [r[0] for r in rows] == ["fourclass", "diabetes"]
     assert all(r[4] == "0" for r in rows)  # esmo's argmax always equals predict
     assert out.stdout.splitlines()[-1].startswith("mean log-loss ratio (esmo / SVC):")
+
+
+def test_scale_benchmark_runs_and_esmo_meets_libsvm_dual_objective():
+    from conftest import require_uci_mirror
+
+    shared = require_uci_mirror().parent
+    out = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "bench_scale.py"), "--shared", str(shared),
+         "--datasets", "magic04", "--rows", "600", "--cells", "2", "--svc-cells", "2"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr[-2000:]
+    (line,) = [s for s in out.stdout.splitlines() if s.strip().startswith("against svc (2 cells)")]
+    sv_share, dual = line.split("within ")[1].split("%")[0], line.split("within ")[2].split()[0]
+    # SVC (LIBSVM) is the oracle: the same support vectors, the dual objective to 1e-4
+    assert float(sv_share) <= 0.5 and float(dual) <= 1e-4
