@@ -131,7 +131,9 @@ def test_shared_sections_and_one_section_per_paper():
     ]
 
 
-@pytest.mark.parametrize("name", ["benchmark-paper-scale.yaml", "gradient-paper-scale.yaml"])
+@pytest.mark.parametrize(
+    "name", ["benchmark-paper-scale.yaml", "benchmark-ten-seeds.yaml", "gradient-paper-scale.yaml"]
+)
 def test_paper_scale_configs_merge_into_valid_configs(name):
     _validated(_merged(_load("config.yaml"), _load(name)))
 
