@@ -7,6 +7,7 @@ import pytest
 from sklearn.metrics.pairwise import linear_kernel, rbf_kernel
 from sklearn.svm import SVC
 
+from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.smo import decision_values, solve_smo
 
@@ -283,7 +284,7 @@ def test_vectorised_exp_matches_libm():
     np.testing.assert_array_equal(out32, ref.astype(np.float32))
 
 
-@pytest.mark.parametrize("rows", [3, 10])
+@pytest.mark.parametrize("rows", [2, 3, 10])
 def test_small_cache_walks_the_resident_path_exactly(rows):
     """Evicted rows are recomputed bit for bit, so the LRU cache never changes the path."""
     X, y = _libsvm_order(*_datasets_breast())
@@ -291,6 +292,16 @@ def test_small_cache_walks_the_resident_path_exactly(rows):
     tiny = solve_smo(X, y, C=20.0, gamma=2.0, cache_size_mb=rows * X.shape[0] * 4 / 2**20)
     assert (tiny.n_iter, tiny.rho) == (full.n_iter, full.rho)
     np.testing.assert_array_equal(tiny.alpha, full.alpha)
+
+
+def test_a_cache_below_two_rows_is_refused_before_the_solve():
+    """Two rows are the working pair's minimum: a smaller budget is an error naming the fix."""
+    X, y = _libsvm_order(*_datasets_breast())
+    two_rows = 2 * X.shape[0] * 4 / 2**20
+    with pytest.raises(ValueError, match=r"cache_size_mb=.* set cache_size_mb to at least"):
+        solve_smo(X, y, C=20.0, gamma=2.0, cache_size_mb=two_rows * 0.99)
+    with pytest.raises(ValueError, match="two kernel rows"):
+        SMOClassifier(C=20.0, gamma=2.0, cache_size_mb=two_rows * 0.99).fit(X, y)
 
 
 def test_fast_parameter_checks_agree_with_the_declared_constraints():

@@ -144,6 +144,8 @@ def build_kernel_rows(
     n, n_cols = X_train.shape[0], sum(b.shape[0] for b in blocks)
     itemsize = np.dtype(dtype).itemsize
     budget = params.cache_size_mb * 2**20
+    width = n_cols if incremental else n
+    check_two_rows(params.cache_size_mb, width, itemsize)
     sq_all = np.zeros(n_cols)
     if code == 1:
         sq_all[:] = np.concatenate([squared_norms(b) for b in blocks])
@@ -163,7 +165,6 @@ def build_kernel_rows(
     # threads for dense points filled by the sums (numba's parallel loops take
     # arrays, not the sparse points' named tuples; BLAS keeps its own threads)
     threads = params.n_jobs if isinstance(X_all, np.ndarray) and not blas else 1
-    width = n_cols if incremental else n
     if blas and n * width * itemsize <= budget:
         clock[ROWS_COMPUTED], clock[VALUES_COMPUTED] = n, n * width
         data = np.empty((n, width), dtype=dtype)
@@ -195,8 +196,7 @@ def build_kernel_rows(
             *_eval_store(n, n_cols - n, left),
             threads,
         )
-    # two rows are the minimum: the working pair must be resident together
-    n_slots = int(max(2, min(n, budget // (width * itemsize))))
+    n_slots = int(min(n, budget // (width * itemsize)))  # two at least: check_two_rows
     left = budget - n_slots * width * itemsize if fresh_checks else 0
     return KernelRows(
         X_all,
@@ -214,6 +214,18 @@ def build_kernel_rows(
         *_eval_store(n, n_cols - n, left),
         threads,
     )
+
+
+def check_two_rows(cache_size_mb: float, width: int, itemsize: int) -> None:
+    """Refuse a budget below two rows, before any work: the working pair must be resident
+    together (LIBSVM quietly takes more memory than asked; esmo says so instead)."""
+    need_mb = 2 * width * itemsize / 2**20
+    if cache_size_mb < need_mb:
+        raise ValueError(
+            f"cache_size_mb={cache_size_mb:g} holds fewer than the two kernel rows of "
+            f"{width} values each that SMO's working pair needs; set cache_size_mb to at "
+            f"least {need_mb:.3g}."
+        )
 
 
 def check_shared_rows(rows: KernelRows, n: int, m: int, fresh: np.ndarray) -> None:
