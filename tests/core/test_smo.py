@@ -300,8 +300,11 @@ def test_a_cache_below_two_rows_is_refused_before_the_solve():
     two_rows = 2 * X.shape[0] * 4 / 2**20
     with pytest.raises(ValueError, match=r"cache_size_mb=.* set cache_size_mb to at least"):
         solve_smo(X, y, C=20.0, gamma=2.0, cache_size_mb=two_rows * 0.99)
-    with pytest.raises(ValueError, match="two kernel rows"):
+    with pytest.raises(ValueError, match="two kernel rows") as refused:
         SMOClassifier(C=20.0, gamma=2.0, cache_size_mb=two_rows * 0.99).fit(X, y)
+    advised = float(str(refused.value).rsplit("at least ", 1)[1].rstrip("."))
+    assert advised >= two_rows  # the advice is enough: the fit then runs
+    assert SMOClassifier(C=20.0, gamma=2.0, cache_size_mb=advised).fit(X, y).n_iter_ > 0
 
 
 def test_fast_parameter_checks_agree_with_the_declared_constraints():

@@ -29,6 +29,7 @@ one rather than the dense BLAS fit, up to the last bits.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -221,10 +222,11 @@ def check_two_rows(cache_size_mb: float, width: int, itemsize: int) -> None:
     together (LIBSVM quietly takes more memory than asked; esmo says so instead)."""
     need_mb = 2 * width * itemsize / 2**20
     if cache_size_mb < need_mb:
+        enough = math.ceil(need_mb * 1000) / 1000  # rounded up: the value given is enough
         raise ValueError(
             f"cache_size_mb={cache_size_mb:g} holds fewer than the two kernel rows of "
             f"{width} values each that SMO's working pair needs; set cache_size_mb to at "
-            f"least {need_mb:.3g}."
+            f"least {enough:g}."
         )
 
 
