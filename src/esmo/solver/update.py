@@ -17,6 +17,7 @@ import numpy as np
 
 from esmo.solver.compile import jit
 from esmo.solver.rho import FREE, LOWER, UPPER
+from esmo.solver.scans import last_argmin, last_argmin_in_order
 from esmo.solver.working_set import TAU, visits_active_alone
 
 
@@ -81,20 +82,18 @@ def update_pair(ai, aj, yi, yj, Gi, Gj, quad, Ci, Cj):
 
 @jit
 def update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch):
-    """``G += y (K_i c_i + K_j c_j)``, then ``(next i, m(a))`` from the updated gradient."""
+    """``G += y (K_i c_i + K_j c_j)``, then ``(next i, m(a))`` from the updated gradient.
+
+    The candidates are stored negated (``y_t G_t``, exactly ``-(-y_t G_t)``),
+    so the argmax ties to the last is :func:`esmo.solver.scans.last_argmin`'s.
+    """
     n = y.shape[0]
     for t in range(n):
         yt = y[t]
         g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
         G[t] = g
-        scratch[t] = -yt * g if status[t] != up_excluded[t] else np.nan
-    Gmax = -np.inf
-    imax = -1
-    for t in range(n):
-        if scratch[t] >= Gmax:
-            Gmax = scratch[t]
-            imax = t
-    return imax, Gmax
+        scratch[t] = yt * g if status[t] != up_excluded[t] else np.nan
+    return next_i(scratch, last_argmin(scratch, n)[0])
 
 
 @jit
@@ -104,31 +103,32 @@ def update_gradient_active(
     """:func:`update_gradient` on the active points, the next ``i`` in their order (shrinking).
 
     Few active points (:func:`esmo.solver.working_set.visits_active_alone`) are
-    read one by one, unless ``move_all``; else one contiguous pass moves every
-    point's gradient (the points set aside too: their gradient is read by no
-    selection, and rebuilt before any is), the others no candidate for ``i``.
+    read one by one, their values stored by position in that order, unless
+    ``move_all``; else one contiguous pass moves every point's gradient (the
+    points set aside too: their gradient is read by no selection, and rebuilt
+    before any is), the others no candidate for ``i``.
     """
     if visits_active_alone(n_active, y.shape[0]) and not move_all:
         for k in range(n_active):
-            t = active[k]
+            t = np.uint64(active[k])  # unsigned: no test for a negative index
             yt = y[t]
             g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
             G[t] = g
-            scratch[t] = -yt * g if status[t] != up_excluded[t] else np.nan
-    else:
-        for t in range(y.shape[0]):
-            yt = y[t]
-            g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
-            G[t] = g
-            scratch[t] = -yt * g if is_active[t] & (status[t] != up_excluded[t]) else np.nan
-    Gmax = -np.inf
-    imax = -1
-    for k in range(n_active):
-        t = active[k]
-        if scratch[t] >= Gmax:
-            Gmax = scratch[t]
-            imax = t
-    return imax, Gmax
+            scratch[k] = yt * g if status[t] != up_excluded[t] else np.nan
+        k = last_argmin(scratch, n_active)[0]
+        return (active[k], -scratch[k]) if k >= 0 else (-1, -np.inf)
+    for t in range(y.shape[0]):
+        yt = y[t]
+        g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
+        G[t] = g
+        scratch[t] = yt * g if is_active[t] & (status[t] != up_excluded[t]) else np.nan
+    return next_i(scratch, last_argmin_in_order(scratch, active, n_active))
+
+
+@jit(inline="always")
+def next_i(scratch, i):
+    """``(i, m(a))`` from the negated candidates: ``(-1, -inf)`` when there is none."""
+    return (i, -scratch[i]) if i >= 0 else (-1, -np.inf)
 
 
 @jit

@@ -11,8 +11,9 @@ every later ``i`` comes out of the gradient update of the iteration before
 
 Each choice is two passes: every point's candidate value, written without a
 branch on ``y_t`` or the status (a mispredicted branch per point cost more than
-the whole computation), then a scan for the best one. NaN marks a point that
-is no candidate: it compares false, so the scan skips it.
+the whole computation), then a scan for the best one, in lanes
+(:mod:`esmo.solver.scans`). NaN marks a point that is no candidate: it
+compares false, so the scan skips it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import numpy as np
 
 from esmo.solver.compile import jit
 from esmo.solver.rho import LOWER, UPPER
+from esmo.solver.scans import last_argmin, last_argmin_in_order, max_of
 
 #: Stand-in for a non-positive curvature ``K_ii + K_jj - 2 K_ij`` (Fan et al., 2005).
 TAU = 1e-12
@@ -68,10 +70,7 @@ def select_j(Gmax, QDi, Ki, y, G, QD, status, low_excluded, scratch, low_val):
         scratch[t], low_val[t] = j_candidate(
             Gmax, QDi, Ki[t], y[t], G[t], QD[t], status[t] != low_excluded[t]
         )
-    Gmax2, jmin, obj_min = -np.inf, -1, np.inf
-    for t in range(n):
-        Gmax2, jmin, obj_min = j_scan_step(t, scratch[t], low_val[t], Gmax2, jmin, obj_min)
-    return jmin, Gmax2
+    return last_argmin(scratch, n)[0], max_of(low_val, n)
 
 
 @jit
@@ -80,27 +79,25 @@ def select_j_active(
 ):
     """:func:`select_j` over the active points, visited in their order ``active[:n_active]``.
 
-    Few active points (:func:`visits_active_alone`) are read one by one; many
-    in one contiguous pass over all points (vectorised, as :func:`select_j`'s),
-    the others (``is_active`` false) no candidate. Either way the scan visits
-    the candidates in LIBSVM's order, so ties break alike.
+    Few active points (:func:`visits_active_alone`) are read one by one, their
+    values stored by position in that order; many in one contiguous pass over
+    all points (vectorised, as :func:`select_j`'s), the others no candidate.
+    Either way ties break in LIBSVM's order (:mod:`esmo.solver.scans`).
     """
     if visits_active_alone(n_active, y.shape[0]):
         for k in range(n_active):
-            t = active[k]
-            scratch[t], low_val[t] = j_candidate(
+            t = np.uint64(active[k])  # unsigned: no test for a negative index
+            scratch[k], low_val[k] = j_candidate(
                 Gmax, QDi, Ki[t], y[t], G[t], QD[t], status[t] != low_excluded[t]
             )
-    else:
-        for t in range(y.shape[0]):
-            scratch[t], low_val[t] = j_candidate(
-                Gmax, QDi, Ki[t], y[t], G[t], QD[t], is_active[t] & (status[t] != low_excluded[t])
-            )
-    Gmax2, jmin, obj_min = -np.inf, -1, np.inf
-    for k in range(n_active):
-        t = active[k]
-        Gmax2, jmin, obj_min = j_scan_step(t, scratch[t], low_val[t], Gmax2, jmin, obj_min)
-    return jmin, Gmax2
+        k = last_argmin(scratch, n_active)[0]
+        return (active[k] if k >= 0 else -1), max_of(low_val, n_active)
+    n = y.shape[0]
+    for t in range(n):
+        scratch[t], low_val[t] = j_candidate(
+            Gmax, QDi, Ki[t], y[t], G[t], QD[t], is_active[t] & (status[t] != low_excluded[t])
+        )
+    return last_argmin_in_order(scratch, active, n_active), max_of(low_val, n)
 
 
 @jit(inline="always")
@@ -122,14 +119,3 @@ def j_candidate(Gmax, QDi, Kit, yt, Gt, QDt, in_low):
     quad = quad if quad > 0.0 else TAU
     obj = -(grad_diff * grad_diff) / quad
     return (obj if in_low and grad_diff > 0.0 else np.nan), (v if in_low else -np.inf)
-
-
-@jit(inline="always")
-def j_scan_step(t, obj, low, Gmax2, jmin, obj_min):
-    """Point ``t`` (value ``obj``, ``y_t G_t`` or -inf ``low``) into the scan: ties to the last."""
-    if low >= Gmax2:
-        Gmax2 = low
-    if obj <= obj_min:
-        obj_min = obj
-        jmin = t
-    return Gmax2, jmin, obj_min

@@ -1,0 +1,72 @@
+"""The lane scans of an SMO iteration against the one-loop scans LIBSVM writes.
+
+Oracle: a plain loop over the values in turn with LIBSVM's comparisons (``<=``,
+``>=``: ties to the last, NaN skipped), on values rich in ties, NaN, signed
+zeros and infinities, at lengths below, at and beyond a multiple of the lanes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from esmo.solver.scans import LANES, last_argmin, last_argmin_in_order, max_of
+
+
+def loop_argmin(values: np.ndarray, order: np.ndarray) -> int:
+    """LIBSVM's scan: the point of ``order`` visited last among those holding the minimum."""
+    low, best = np.inf, -1
+    for t in order:
+        if values[t] <= low:
+            low, best = values[t], int(t)
+    return best
+
+
+def loop_max(values: np.ndarray) -> float:
+    top = -np.inf
+    for v in values:
+        if v >= top:
+            top = v
+    return top
+
+
+def tie_rich(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Few distinct values (ties everywhere), NaN, both zeros and both infinities."""
+    values = rng.choice([-3.0, -2.0, -1.0, -0.0, 0.0, 1.0, np.inf, -np.inf], size=n)
+    values[rng.random(n) < rng.random()] = np.nan
+    return values
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_last_argmin_is_the_loops_choice_and_counts_its_ties(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for n in (0, 1, LANES - 1, LANES, LANES + 1, 3 * LANES + 7, int(rng.integers(0, 400))):
+        values = tie_rich(rng, n)
+        count = int(rng.integers(0, n + 1))
+        position, ties = last_argmin(values, count)
+        assert position == loop_argmin(values, np.arange(count))
+        if position >= 0:
+            assert ties == np.count_nonzero(values[:count] == values[position])
+        else:
+            assert ties == 0
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_last_argmin_in_order_is_the_loops_choice_in_that_order(seed: int) -> None:
+    """Shrinking's case: the points visited in a permuted order, those outside it NaN."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(1, 300))
+    values = tie_rich(rng, n)
+    order = rng.permutation(n)
+    count = int(rng.integers(0, n + 1))
+    values[order[count:]] = np.nan
+    assert last_argmin_in_order(values, order, count) == loop_argmin(values, order[:count])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_max_of_is_the_loops_maximum(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    for n in (0, 1, LANES, 2 * LANES + 5, int(rng.integers(0, 400))):
+        values = tie_rich(rng, n)
+        count = int(rng.integers(0, n + 1))
+        assert max_of(values, count) == loop_max(values[:count])
