@@ -2,7 +2,8 @@
 
 Oracle: a plain loop over the values in turn with LIBSVM's comparisons (``<=``,
 ``>=``: ties to the last, NaN skipped), on values rich in ties, NaN, signed
-zeros and infinities, at lengths below, at and beyond a multiple of the lanes.
+zeros and infinities, at lengths on both sides of the one-loop threshold and of a
+multiple of the lanes.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from esmo.solver.scans import LANES, last_argmin, last_argmin_in_order, max_of
+from esmo.solver.scans import FEWEST_FOR_LANES, LANES, last_argmin, last_argmin_in_order, max_of
 
 
 def loop_argmin(values: np.ndarray, order: np.ndarray) -> int:
@@ -40,7 +41,15 @@ def tie_rich(rng: np.random.Generator, n: int) -> np.ndarray:
 @pytest.mark.parametrize("seed", range(40))
 def test_last_argmin_is_the_loops_choice_and_counts_its_ties(seed: int) -> None:
     rng = np.random.default_rng(seed)
-    for n in (0, 1, LANES - 1, LANES, LANES + 1, 3 * LANES + 7, int(rng.integers(0, 400))):
+    for n in (
+        0,
+        1,
+        LANES + 1,
+        FEWEST_FOR_LANES - 1,
+        FEWEST_FOR_LANES,
+        FEWEST_FOR_LANES + LANES + 7,
+        int(rng.integers(0, 1200)),
+    ):
         values = tie_rich(rng, n)
         count = int(rng.integers(0, n + 1))
         position, ties = last_argmin(values, count)
@@ -55,7 +64,7 @@ def test_last_argmin_is_the_loops_choice_and_counts_its_ties(seed: int) -> None:
 def test_last_argmin_in_order_is_the_loops_choice_in_that_order(seed: int) -> None:
     """Shrinking's case: the points visited in a permuted order, those outside it NaN."""
     rng = np.random.default_rng(seed)
-    n = int(rng.integers(1, 300))
+    n = int(rng.integers(1, 1200))
     values = tie_rich(rng, n)
     order = rng.permutation(n)
     count = int(rng.integers(0, n + 1))
@@ -66,7 +75,7 @@ def test_last_argmin_in_order_is_the_loops_choice_in_that_order(seed: int) -> No
 @pytest.mark.parametrize("seed", range(20))
 def test_max_of_is_the_loops_maximum(seed: int) -> None:
     rng = np.random.default_rng(seed)
-    for n in (0, 1, LANES, 2 * LANES + 5, int(rng.integers(0, 400))):
+    for n in (0, 1, FEWEST_FOR_LANES, FEWEST_FOR_LANES + 2 * LANES + 5, int(rng.integers(0, 1200))):
         values = tie_rich(rng, n)
         count = int(rng.integers(0, n + 1))
         assert max_of(values, count) == loop_max(values[:count])
