@@ -24,6 +24,7 @@ def loop_argmin(values: np.ndarray, order: np.ndarray) -> int:
 
 
 def loop_max(values: np.ndarray) -> float:
+    """LIBSVM's scan for the largest value (``>=``)."""
     top = -np.inf
     for v in values:
         if v >= top:
@@ -51,13 +52,13 @@ def test_last_argmin_is_the_loops_choice_and_counts_its_ties(seed: int) -> None:
         int(rng.integers(0, 1200)),
     ):
         values = tie_rich(rng, n)
-        count = int(rng.integers(0, n + 1))
-        position, ties = last_argmin(values, count)
-        assert position == loop_argmin(values, np.arange(count))
-        if position >= 0:
-            assert ties == np.count_nonzero(values[:count] == values[position])
-        else:
-            assert ties == 0
+        for count in (n, int(rng.integers(0, n + 1))):
+            position, ties = last_argmin(values, count)
+            assert position == loop_argmin(values, np.arange(count))
+            if position >= 0:
+                assert ties == np.count_nonzero(values[:count] == values[position])
+            else:
+                assert ties == 0
 
 
 @pytest.mark.parametrize("seed", range(40))
@@ -77,5 +78,5 @@ def test_max_of_is_the_loops_maximum(seed: int) -> None:
     rng = np.random.default_rng(seed)
     for n in (0, 1, FEWEST_FOR_LANES, FEWEST_FOR_LANES + 2 * LANES + 5, int(rng.integers(0, 1200))):
         values = tie_rich(rng, n)
-        count = int(rng.integers(0, n + 1))
-        assert max_of(values, count) == loop_max(values[:count])
+        for count in (n, int(rng.integers(0, n + 1))):
+            assert max_of(values, count) == loop_max(values[:count])
