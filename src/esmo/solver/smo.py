@@ -10,6 +10,7 @@ step                        where
 ==========================  ============================================
 select ``i`` (first only)   :func:`esmo.solver.working_set.select_first_i`
 select ``j``, stop test     :func:`esmo.solver.working_set.select_j`
+few active points           :mod:`esmo.solver.active_view`
 kernel rows                 :func:`esmo.solver.row_cache.cached_slot`, ``fill_slot``
 update the pair             :func:`esmo.solver.update.update_pair`
 update ``G``, next ``i``    :func:`esmo.solver.update.update_gradient`
@@ -44,7 +45,17 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
-from esmo.solver import sparse
+from esmo.solver import active_view, sparse
+from esmo.solver.active_view import (
+    new_view,
+    open_view,
+    reload_gradient,
+    select_j_view,
+    sync_gradient,
+    update_gradient_view,
+    view_row,
+    wants_view,
+)
 from esmo.solver.compile import jit, numba_threads
 from esmo.solver.inputs import (
     as_evaluation,
@@ -146,7 +157,7 @@ CONVERGED, ITERATION_LIMIT, EARLY_STOPPED, PAUSED = 0, 1, 2, 3
 
 
 @jit
-def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_checks):
+def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, pause_at_checks):
     """Run SMO from ``state`` until it converges or has made ``max_iter`` pair updates in all.
 
     Returns why it stopped (``CONVERGED``, ``ITERATION_LIMIT``, ``EARLY_STOPPED``,
@@ -159,7 +170,9 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_ch
     Rows carry the evaluation columns while some configuration runs. With
     ``shrinking`` the loop shrinks as LIBSVM does (:mod:`esmo.solver.shrinking`);
     a return may then leave the gradient of the points set aside stale
-    (:func:`finish_shrinking` rebuilds it).
+    (:func:`finish_shrinking` rebuilds it). From ``view_from`` points on, the
+    passes over few active points read them side by side
+    (:mod:`esmo.solver.active_view`).
     """
     n = y.shape[0]
     m = tr.y_eval.shape[0]
@@ -173,26 +186,43 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_ch
     n_iter, n_free = counts[N_ITER], counts[N_FREE]
     n_active, counter, unshrunk = counts[ACTIVE_SIZE], counts[SHRINK_COUNTER], counts[UNSHRUNK]
     is_active = np.empty(n if shrinking else 0, dtype=np.bool_)
+    # the active points side by side (esmo.solver.active_view); while it is open its
+    # gradient is the one the passes update, written back before G is read
+    view = new_view(n, 0, 0, rows.data.dtype)
+    viewing = False
     if shrinking:
         mark_active(is_active, active, n_active)
+        viewing = wants_view(n_active, n, view_from) and not need_mdl
+        if viewing:
+            view = open_view(view, rows.data, y, QD, G, status, low_excluded, up_excluded,
+                             active, n_active)  # fmt: skip
     i, Gmax = select_first_i(y, G, status, active, n_active)
     while True:
         if n_iter >= max_iter:
-            save_counts(counts, n_iter, n_free, n_active, counter, unshrunk)
+            leave(counts, n_iter, n_free, n_active, counter, unshrunk, viewing, view, G)
             return ITERATION_LIMIT
         if shrinking:
             counter -= 1
             if counter == 0:
                 counter = min(n, SHRINK_EVERY)
+                if viewing:
+                    sync_gradient(view, G)
                 n_active, unshrunk = do_shrinking(
                     rows, y, G, G_bar, p, alpha, status, active, n_active, unshrunk, tol
                 )
                 mark_active(is_active, active, n_active)
+                viewing = wants_view(n_active, n, view_from) and not need_mdl
+                if viewing:
+                    view = open_view(view, rows.data, y, QD, G, status, low_excluded,
+                                     up_excluded, active, n_active)  # fmt: skip
                 i, Gmax = select_first_i(y, G, status, active, n_active)
         if i == -1:
             if n_active == n:
-                save_counts(counts, n_iter, n_free, n_active, counter, unshrunk)
+                leave(counts, n_iter, n_free, n_active, counter, unshrunk, viewing, view, G)
                 return CONVERGED
+            if viewing:
+                sync_gradient(view, G)
+                viewing = False
             n_active, i, Gmax = unshrink_all(rows, y, G, G_bar, p, alpha, status, active, n_active)
             is_active[:] = True
             counter = 2  # counted down to LIBSVM's 1 as the loop comes back to this iteration
@@ -201,7 +231,10 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_ch
         n_cols = n + m if tracking else n
         s = cached_slot(rows, i)  # a row read in two steps: see cached_slot
         Ki = rows.data[s if s >= 0 else fill_slot(rows, i, n_cols)]
-        if shrinking:
+        Ki_view = view_row(view, i, Ki, -1) if viewing else Ki
+        if viewing:
+            j, Gmax2 = select_j_view(Gmax, QD[i], Ki_view, view, scratch, low_val)
+        elif shrinking:
             j, Gmax2 = select_j_active(
                 Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val, active,
                 n_active, is_active,
@@ -210,10 +243,13 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_ch
             j, Gmax2 = select_j(Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val)
         if Gmax + Gmax2 < tol or j == -1:
             if n_active == n:
-                save_counts(counts, n_iter, n_free, n_active, counter, unshrunk)
+                leave(counts, n_iter, n_free, n_active, counter, unshrunk, viewing, view, G)
                 return CONVERGED
             # optimal on the active points: LIBSVM rebuilds the gradient and checks them all,
             # in this same iteration (the counter then shrinks again at the next one)
+            if viewing:
+                sync_gradient(view, G)
+                viewing = False
             n_active, i, Gmax = unshrink_all(rows, y, G, G_bar, p, alpha, status, active, n_active)
             is_active[:] = True
             counter = 2
@@ -221,10 +257,16 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_ch
         n_iter += 1
         s = cached_slot(rows, j)
         Kj = rows.data[s if s >= 0 else fill_slot(rows, j, n_cols)]
+        Kj_view = view_row(view, j, Kj, i) if viewing else Kj
 
         old_ai, old_aj = alpha[i], alpha[j]
         quad = QD[i] + QD[j] - 2.0 * np.float64(Ki[j])
-        ai, aj = update_pair(old_ai, old_aj, y[i], y[j], G[i], G[j], quad, C[i], C[j])
+        if viewing:
+            at_i, at_j = view.position[i], view.position[j]
+            Gi, Gj = view.G[at_i], view.G[at_j]
+        else:
+            Gi, Gj = G[i], G[j]
+        ai, aj = update_pair(old_ai, old_aj, y[i], y[j], Gi, Gj, quad, C[i], C[j])
         alpha[i], alpha[j] = ai, aj
         st_i, st_j = status_of(ai, C[i]), status_of(aj, C[j])
         if shrinking:
@@ -235,13 +277,19 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_ch
         n_free = move_free(free, free_at, n_free, i, status[i], st_i)
         n_free = move_free(free, free_at, n_free, j, status[j], st_j)
         status[i], status[j] = st_i, st_j
+        if viewing:
+            view.status[at_i], view.status[at_j] = st_i, st_j
         ci = y[i] * (ai - old_ai)
         cj = y[j] * (aj - old_aj)
 
         is_check = tracking and n_iter == counters[NEXT_EVENT]
         is_fresh = n_iter == counters[NEXT_FRESH]
         rho = 0.0
-        if (is_check or is_fresh) and n_free == 0:
+        if viewing and (is_check or is_fresh):
+            sync_gradient(view, G)  # the checks read G: updated there, then read back
+        if viewing and not (is_check or is_fresh):
+            i, Gmax = update_gradient_view(view, Ki_view, Kj_view, ci, cj, scratch)
+        elif (is_check or is_fresh) and n_free == 0:
             if shrinking:
                 i, Gmax, lb = update_gradient_with_bounds_active(
                     G, y, Ki, Kj, ci, cj, status, active, n_active
@@ -261,6 +309,8 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_ch
                 i, Gmax = update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch)
             if is_check or is_fresh:
                 rho = rho_from_free_list(y, G, free, n_free)
+        if viewing and (is_check or is_fresh):
+            reload_gradient(view, G)
 
         if tracking:
             # the evaluation columns as slices indexed from 0 (an index like Ki[n + v]
@@ -288,6 +338,14 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, rows, tr, state, pause_at_ch
             tr.rho_now[0] = rho
             save_counts(counts, n_iter, n_free, n_active, counter, unshrunk)
             return PAUSED
+
+
+@jit(inline="always")
+def leave(counts, n_iter, n_free, n_active, counter, unshrunk, viewing, view, G):
+    """The loop returns: the view's gradient written back to ``G``, the counters into the state."""
+    if viewing:
+        sync_gradient(view, G)
+    save_counts(counts, n_iter, n_free, n_active, counter, unshrunk)
 
 
 @jit
@@ -342,16 +400,19 @@ def drive(
     change nothing else: the state carries the run on exactly.
     """
     y, QD, upper, p, tol, shrinking = loop_args
+    # read at each run, so a test can lower it and compare a run with the view to one without
+    view_from = active_view.VIEW_MIN_POINTS
     if callback is None and max_time is None and users_sums is None:
-        return smo_loop(y, QD, upper, p, tol, limit, shrinking, rows, tr, state, False)
+        return smo_loop(y, QD, upper, p, tol, limit, shrinking, view_from, rows, tr, state, False)
     end = None if max_time is None else time.perf_counter() + max_time
     segment = FIRST_SEGMENT
     while True:
         stop_at = limit if end is None else min(limit, state.n_iter + segment)
         started = time.perf_counter()
         reason = smo_loop(
-            y, QD, upper, p, tol, stop_at, shrinking, rows, tr, state, callback is not None
-        )
+            y, QD, upper, p, tol, stop_at, shrinking, view_from, rows, tr, state,
+            callback is not None,
+        )  # fmt: skip
         if reason == PAUSED and state.n_iter == tr.counters[NEXT_FRESH]:
             sums, n_values = users_sums(state.alpha)
             kernel_rows = rows.clock[ROWS_COMPUTED]
