@@ -14,7 +14,7 @@ from sklearn.datasets import make_classification
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.solver import active_view
-from esmo.solver.active_view import new_view, open_view, view_row
+from esmo.solver.active_view import new_view, refresh, view_row
 from esmo.solver.params import SolverParams
 from esmo.solver.smo import run_smo
 from esmo.solver.working_set import excluded_statuses
@@ -94,9 +94,8 @@ def _view_of(active, n_active, K, slots):
     y = rng.choice([-1.0, 1.0], n)
     low, up = excluded_statuses(y)
     QD, G, status = np.ones(n), rng.normal(size=n), rng.integers(0, 3, n).astype(np.int8)
-    data = np.empty((4 * slots, n_active), dtype=np.float32)  # the row store, a view's share
-    view = open_view(new_view(n, 0, 0, np.float32), data, y, QD, G, status, low, up, active,
-                     n_active)  # fmt: skip
+    view = new_view(n, n_active, slots, np.float32)
+    refresh(view, y, QD, G, status, low, up, active, n_active)
     return view, (y, QD, G, status, low, up)
 
 
@@ -115,7 +114,7 @@ def test_stored_rows_follow_the_points_shrinking_moves():
     for k, last in [(3, 119), (10, 118), (25, 117), (50, 116)]:
         active[k], active[last] = active[last], active[k]
     n_active = 116
-    open_view(view, np.empty((160, 120), np.float32), *values, active, n_active)
+    refresh(view, *values, active, n_active)
     assert (view.slot_of[fetched] >= 0).all()  # the moves kept every row
     still_active = [t for t in fetched if t in active[:n_active]]
     assert len(still_active) == 27  # three of them were set aside
@@ -137,7 +136,7 @@ def test_a_point_new_to_the_view_drops_the_rows():
     view, values = _view_of(active, 60, K, slots=20)
     view_row(view, 5, K[5], -1)
     active[7], active[150] = active[150], active[7]
-    open_view(view, np.empty((80, 60), np.float32), *values, active, 60)
+    refresh(view, *values, active, 60)
     assert view.slot_of[5] == -1 and (view.owner == -1).all()
     row = view_row(view, 5, K[5], -1)
     np.testing.assert_array_equal(row[:60], K[5][active[:60]])

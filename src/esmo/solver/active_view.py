@@ -69,7 +69,7 @@ class ActiveView(NamedTuple):
 
 @jit
 def new_view(n, width, slots, dtype):
-    """An empty view of at most ``width`` points with ``slots`` rows (none when both are 0)."""
+    """An empty view of at most ``width`` points with ``slots`` rows."""
     return ActiveView(
         y=np.empty(width),
         QD=np.empty(width),
@@ -87,26 +87,25 @@ def new_view(n, width, slots, dtype):
     )
 
 
+@jit
+def view_for_run(n, rows_data, may_view):
+    """The view a run may open: wide enough for any count of active points that opens it.
+
+    Made once per run, so the loop never replaces it (a named tuple of arrays
+    the loop may reassign costs reference counting in every iteration). Its
+    rows take :data:`VIEW_SHARE` of the row store's memory, and never more rows
+    than points; memory is reserved, not touched, until the view is read.
+    Empty when ``may_view`` is false.
+    """
+    width = (n - 1) // 3 if may_view else 0  # 3 n_active < n: visits_active_alone
+    slots = max(2, min(width, int(VIEW_SHARE * rows_data.size) // max(width, 1)))
+    return new_view(n, width, slots if width else 0, rows_data.dtype)
+
+
 @jit(inline="always")
 def wants_view(n_active, n, view_from):
     """Whether the passes should read a view: at least ``view_from`` points, few of them active."""
     return n >= view_from and visits_active_alone(n_active, n)
-
-
-@jit
-def open_view(view, rows_data, y, QD, G, status, low_excluded, up_excluded, active, n_active):
-    """The view of ``active[:n_active]``: ``view`` refreshed, or a wider one when it is too narrow.
-
-    A new view's rows take :data:`VIEW_SHARE` of the row store's memory, and
-    never more rows than points (only active points' rows are read).
-    """
-    if view.points.shape[0] < n_active:
-        width = n_active
-        slots = int(VIEW_SHARE * rows_data.size) // width
-        slots = max(2, min(width, slots))
-        view = new_view(y.shape[0], width, slots, rows_data.dtype)
-    refresh(view, y, QD, G, status, low_excluded, up_excluded, active, n_active)
-    return view
 
 
 @jit

@@ -47,12 +47,12 @@ from threadpoolctl import ThreadpoolController
 from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
 from esmo.solver import active_view, sparse
 from esmo.solver.active_view import (
-    new_view,
-    open_view,
+    refresh,
     reload_gradient,
     select_j_view,
     sync_gradient,
     update_gradient_view,
+    view_for_run,
     view_row,
     wants_view,
 )
@@ -188,14 +188,13 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, 
     is_active = np.empty(n if shrinking else 0, dtype=np.bool_)
     # the active points side by side (esmo.solver.active_view); while it is open its
     # gradient is the one the passes update, written back before G is read
-    view = new_view(n, 0, 0, rows.data.dtype)
+    view = view_for_run(n, rows.data, shrinking and not need_mdl and n >= view_from)
     viewing = False
     if shrinking:
         mark_active(is_active, active, n_active)
         viewing = wants_view(n_active, n, view_from) and not need_mdl
         if viewing:
-            view = open_view(view, rows.data, y, QD, G, status, low_excluded, up_excluded,
-                             active, n_active)  # fmt: skip
+            refresh(view, y, QD, G, status, low_excluded, up_excluded, active, n_active)
     i, Gmax = select_first_i(y, G, status, active, n_active)
     while True:
         if n_iter >= max_iter:
@@ -213,8 +212,7 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, 
                 mark_active(is_active, active, n_active)
                 viewing = wants_view(n_active, n, view_from) and not need_mdl
                 if viewing:
-                    view = open_view(view, rows.data, y, QD, G, status, low_excluded,
-                                     up_excluded, active, n_active)  # fmt: skip
+                    refresh(view, y, QD, G, status, low_excluded, up_excluded, active, n_active)
                 i, Gmax = select_first_i(y, G, status, active, n_active)
         if i == -1:
             if n_active == n:
