@@ -135,7 +135,9 @@ class SMOClassifier(SVMClassifierBase):
         ``b_low <= b_up + 2 tol`` (``esmo.solver.reference.keerthi_smo``).
     cache_size_mb : float
         Memory budget of the kernel rows (computed on demand; LRU if not all fit).
-        At least two rows, the working pair's: a smaller budget is refused.
+        At least two rows, the working pair's: a smaller budget is refused. With
+        shrinking on large problems, copies of the rows' active columns take up to
+        a quarter more (``esmo.solver.active_view``).
     shrinking : bool
         LIBSVM's shrinking, as SVC's: bounded points that cannot enter the next
         working pair are set aside (``esmo.solver.shrinking``). Same model, a

@@ -75,7 +75,9 @@ class SolverParams:
     ``gamma`` is the RBF width (ignored by the linear kernel). ``tol`` bounds the
     maximal KKT violation ``m(a) - M(a)`` at convergence. ``max_iter`` caps the
     pair updates; -1 (the default, SVC's) leaves LIBSVM's own cap,
-    ``max(10^7, 100 n)``. ``cache_size_mb`` bounds the kernel-row store;
+    ``max(10^7, 100 n)``. ``cache_size_mb`` bounds the kernel-row store (with
+    shrinking on large problems, the rows' active columns take up to a quarter
+    more: :mod:`esmo.solver.active_view`);
     ``kernel_dtype`` is its precision (float32 like LIBSVM's ``Qfloat``, or
     float64). ``shrinking`` (the default, SVC's) sets aside, as LIBSVM does,
     the bounded points that cannot enter the next working pair
