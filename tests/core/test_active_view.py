@@ -88,24 +88,23 @@ def test_checks_read_the_gradient_the_view_updated(monkeypatch):
     np.testing.assert_array_equal(track_with.eval_sums, track_without.eval_sums)
 
 
-def _view_of(active, n_active, K, slots):
-    rng = np.random.default_rng(1)
-    n = K.shape[0]
+def _kernel_and_view(seed, n, n_active, slots, shuffled=False):
+    """A random kernel matrix, an order of the points, and a view of the first ``n_active``."""
+    rng = np.random.default_rng(seed)
+    K = rng.normal(size=(n, n)).astype(np.float32)
+    active = (rng.permutation(n) if shuffled else np.arange(n)).astype(np.int64)
     y = rng.choice([-1.0, 1.0], n)
     low, up = excluded_statuses(y)
     QD, G, status = np.ones(n), rng.normal(size=n), rng.integers(0, 3, n).astype(np.int8)
+    values = (y, QD, G, status, low, up)
     view = new_view(n, n_active, slots, np.float32)
-    refresh(view, y, QD, G, status, low, up, active, n_active)
-    return view, (y, QD, G, status, low, up)
+    refresh(view, *values, active, n_active)
+    return K, active, view, values
 
 
 def test_stored_rows_follow_the_points_shrinking_moves():
     """After moves like shrinking's, every stored row equals a fresh gather from K."""
-    rng = np.random.default_rng(0)
-    n, n_active = 300, 120
-    K = rng.normal(size=(n, n)).astype(np.float32)
-    active = rng.permutation(n).astype(np.int64)
-    view, values = _view_of(active, n_active, K, slots=40)
+    K, active, view, values = _kernel_and_view(0, 300, 120, slots=40, shuffled=True)
     assert view.owner.shape[0] == 40
     fetched = active[:30].copy()
     for t in fetched:
@@ -129,11 +128,7 @@ def test_stored_rows_follow_the_points_shrinking_moves():
 
 def test_a_point_new_to_the_view_drops_the_rows():
     """A point that was not in the view has no stored column: the rows are gathered again."""
-    rng = np.random.default_rng(2)
-    n = 200
-    K = rng.normal(size=(n, n)).astype(np.float32)
-    active = np.arange(n, dtype=np.int64)
-    view, values = _view_of(active, 60, K, slots=20)
+    K, active, view, values = _kernel_and_view(2, 200, 60, slots=20)
     view_row(view, 5, K[5], -1)
     active[7], active[150] = active[150], active[7]
     refresh(view, *values, active, 60)
@@ -144,11 +139,7 @@ def test_a_point_new_to_the_view_drops_the_rows():
 
 def test_the_pairs_other_row_is_never_overwritten():
     """Slots are reused in turn, but not the one holding the other point of the pair."""
-    rng = np.random.default_rng(3)
-    n = 50
-    K = rng.normal(size=(n, n)).astype(np.float32)
-    active = np.arange(n, dtype=np.int64)
-    view, _ = _view_of(active, 10, K, slots=2)
+    K, _, view, _ = _kernel_and_view(3, 50, 10, slots=2)
     assert view.owner.shape[0] == 2
     view_row(view, 1, K[1], -1)  # slot 0
     view_row(view, 2, K[2], -1)  # slot 1; slot 0 is next
