@@ -28,8 +28,8 @@ from typing import NamedTuple
 import numpy as np
 
 from esmo.solver.compile import jit
-from esmo.solver.scans import last_argmin, max_of
-from esmo.solver.working_set import j_candidate, visits_active_alone
+from esmo.solver.update import update_gradient
+from esmo.solver.working_set import select_j
 
 #: Points below which the loop never opens the view: a row of fewer fits the
 #: processor's caches, and the scattered reads cost no more than the copies
@@ -97,15 +97,10 @@ def view_for_run(n, rows_data, may_view):
     than points; memory is reserved, not touched, until the view is read.
     Empty when ``may_view`` is false.
     """
-    width = (n - 1) // 3 if may_view else 0  # 3 n_active < n: visits_active_alone
+    # the loop opens it while 3 n_active < n (esmo.solver.working_set.visits_active_alone)
+    width = (n - 1) // 3 if may_view else 0
     slots = max(2, min(width, int(VIEW_SHARE * rows_data.size) // max(width, 1)))
     return new_view(n, width, slots if width else 0, rows_data.dtype)
-
-
-@jit(inline="always")
-def wants_view(n_active, n, view_from):
-    """Whether the passes should read a view: at least ``view_from`` points, few of them active."""
-    return n >= view_from and visits_active_alone(n_active, n)
 
 
 @jit
@@ -209,26 +204,21 @@ def reload_gradient(view, G):
 
 @jit
 def select_j_view(Gmax, QDi, Ki_view, view, scratch, low_val):
-    """:func:`esmo.solver.working_set.select_j_active` on the view: ``(j, -M(a))``, ``j`` -1 if none."""
-    count = view.count[0]
-    y, G, QD, status, low_excluded = view.y, view.G, view.QD, view.status, view.low_excluded
-    for k in range(count):
-        scratch[k], low_val[k] = j_candidate(
-            Gmax, QDi, Ki_view[k], y[k], G[k], QD[k], status[k] != low_excluded[k]
-        )
-    k = last_argmin(scratch, count)[0]
-    return (view.points[k] if k >= 0 else -1), max_of(low_val, count)
+    """:func:`esmo.solver.working_set.select_j` over the view's points: ``(j, -M(a))``, ``j`` -1 if none."""
+    c = view.count[0]
+    k, low_max = select_j(
+        Gmax, QDi, Ki_view[:c], view.y[:c], view.G[:c], view.QD[:c], view.status[:c],
+        view.low_excluded[:c], scratch, low_val,
+    )  # fmt: skip
+    return (view.points[k] if k >= 0 else -1), low_max
 
 
 @jit
 def update_gradient_view(view, Ki_view, Kj_view, ci, cj, scratch):
-    """:func:`esmo.solver.update.update_gradient_active` on the view: ``(next i, m(a))``."""
-    count = view.count[0]
-    y, G, status, up_excluded = view.y, view.G, view.status, view.up_excluded
-    for k in range(count):
-        yt = y[k]
-        g = G[k] + yt * (Ki_view[k] * ci + Kj_view[k] * cj)
-        G[k] = g
-        scratch[k] = yt * g if status[k] != up_excluded[k] else np.nan
-    k = last_argmin(scratch, count)[0]
-    return (view.points[k], -scratch[k]) if k >= 0 else (-1, -np.inf)
+    """:func:`esmo.solver.update.update_gradient` over the view's points: ``(next i, m(a))``."""
+    c = view.count[0]
+    k, Gmax = update_gradient(
+        view.G[:c], view.y[:c], Ki_view[:c], Kj_view[:c], ci, cj, view.status[:c],
+        view.up_excluded[:c], scratch,
+    )  # fmt: skip
+    return (view.points[k] if k >= 0 else -1), Gmax

@@ -54,7 +54,6 @@ from esmo.solver.active_view import (
     update_gradient_view,
     view_for_run,
     view_row,
-    wants_view,
 )
 from esmo.solver.compile import jit, numba_threads
 from esmo.solver.inputs import (
@@ -150,7 +149,13 @@ from esmo.solver.update import (
     update_gradient_with_bounds_active,
     update_pair,
 )
-from esmo.solver.working_set import excluded_statuses, select_first_i, select_j, select_j_active
+from esmo.solver.working_set import (
+    excluded_statuses,
+    select_first_i,
+    select_j,
+    select_j_active,
+    visits_active_alone,
+)
 
 #: Why :func:`smo_loop` returned.
 CONVERGED, ITERATION_LIMIT, EARLY_STOPPED, PAUSED = 0, 1, 2, 3
@@ -188,11 +193,12 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, 
     is_active = np.empty(n if shrinking else 0, dtype=np.bool_)
     # the active points side by side (esmo.solver.active_view); while it is open its
     # gradient is the one the passes update, written back before G is read
-    view = view_for_run(n, rows.data, shrinking and not need_mdl and n >= view_from)
+    may_view = shrinking and not need_mdl and n >= view_from
+    view = view_for_run(n, rows.data, may_view)
     viewing = False
     if shrinking:
         mark_active(is_active, active, n_active)
-        viewing = wants_view(n_active, n, view_from) and not need_mdl
+        viewing = may_view and visits_active_alone(n_active, n)
         if viewing:
             refresh(view, y, QD, G, status, low_excluded, up_excluded, active, n_active)
     i, Gmax = select_first_i(y, G, status, active, n_active)
@@ -210,7 +216,7 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, 
                     rows, y, G, G_bar, p, alpha, status, active, n_active, unshrunk, tol
                 )
                 mark_active(is_active, active, n_active)
-                viewing = wants_view(n_active, n, view_from) and not need_mdl
+                viewing = may_view and visits_active_alone(n_active, n)
                 if viewing:
                     refresh(view, y, QD, G, status, low_excluded, up_excluded, active, n_active)
                 i, Gmax = select_first_i(y, G, status, active, n_active)
