@@ -16,6 +16,10 @@ spaced over the benchmark's box [2^-10, 2^10]; CPU seconds, all threads):
 - ``single``: the mean of one ``SMOClassifier`` fit on all the rows per C (the
   unit of "single-fit equivalents").
 
+A second line per dataset gives wall seconds of the warm path on one thread
+and on ``--n-jobs`` (default 2: its folds side by side), and whether the two
+give the same numbers.
+
 With ``--early-stopping P`` every fit (paths and separate fits) is
 early-stopped at patience P (interval ``--interval``, default 1) on its fold's
 held-out points. Without it, a second line per dataset prices early stopping
@@ -23,7 +27,7 @@ that never triggers (patience 10^9, interval ``--interval``, default 64): the
 warm path with it against the warm path without, the same iterations.
 
 Usage: ``python benchmarks/bench_path.py [--mirror DIR] [--datasets a1a w1a ...]
-[--n-cs 50] [--rows N] [--early-stopping P] [--interval R] [--skip-grid]``.
+[--n-cs 50] [--rows N] [--early-stopping P] [--interval R] [--n-jobs J] [--skip-grid]``.
 """
 
 from __future__ import annotations
@@ -74,6 +78,13 @@ def separate_fits(X, y, Cs, gamma, es: EarlyStopping | None):
     return scores, n_iter
 
 
+def wall(function, *args, **kwargs):
+    """``function``'s result and its wall seconds."""
+    start = time.perf_counter()
+    out = function(*args, **kwargs)
+    return out, time.perf_counter() - start
+
+
 def single_fits(X, y, Cs, gamma) -> float:
     """Mean CPU seconds of one fit on all the rows, over the Cs."""
     seconds = [cpu(SMOClassifier(C=C, gamma=gamma).fit, X, y)[1] for C in Cs]
@@ -94,6 +105,7 @@ def main() -> None:
     parser.add_argument("--rows", type=int, default=None, help="a stratified draw of this many")
     parser.add_argument("--early-stopping", type=int, default=None, metavar="P")
     parser.add_argument("--interval", type=int, default=None, metavar="R")
+    parser.add_argument("--n-jobs", type=int, default=2, help="threads of the wall-time line")
     parser.add_argument("--skip-grid", action="store_true", help="no GridSearchCV(SVC)")
     args = parser.parse_args()
     Cs = 2.0 ** np.linspace(-10, 10, args.n_cs)
@@ -133,6 +145,15 @@ def main() -> None:
             f"{'':>13} iterations: warm {warm.n_iter.sum():,}, cold {cold.n_iter.sum():,}; "
             f"kernel values {warm.kernel_evaluations:,}; best C warm {warm.best_C:.4g}, "
             f"cold {cold.best_C:.4g}",
+            flush=True,
+        )
+        one, t_one = wall(fit_path, X, y, Cs, gamma, FOLDS, early_stopping=es, n_jobs=1)
+        many, t_many = wall(fit_path, X, y, Cs, gamma, FOLDS, early_stopping=es, n_jobs=args.n_jobs)
+        same = all(np.array_equal(getattr(one, f), getattr(many, f))
+                   for f in ("scores", "n_iter", "objective"))  # fmt: skip
+        print(
+            f"{'':>13} wall: warm path {t_one:.2f} s on 1 thread, {t_many:.2f} s on {args.n_jobs} "
+            f"({t_one / t_many:.2f}x); same numbers: {same}",
             flush=True,
         )
         if es is None:

@@ -75,6 +75,17 @@ def test_warm_starts_reach_the_same_optimum_in_fewer_iterations(problem):
     assert np.abs(warm.mean_scores - cold.mean_scores).max() <= 0.02
 
 
+@pytest.mark.parametrize("early_stopping", [None, ES], ids=["plain", "early_stopped"])
+def test_folds_on_two_threads_give_the_same_path(problem, early_stopping):
+    """Each fold's fits read only its own gather: running folds side by side changes no number."""
+    X, y = problem
+    one = fit_path(X, y, CS, 0.5, early_stopping=early_stopping, n_jobs=1)
+    two = fit_path(X, y, CS, 0.5, early_stopping=early_stopping, n_jobs=2)
+    for name in ("scores", "n_iter", "objective", "stopped_early"):
+        np.testing.assert_array_equal(getattr(two, name), getattr(one, name))
+    assert two.kernel_evaluations == one.kernel_evaluations
+
+
 def test_kernel_values_are_counted_once(problem):
     """The matrix of all n points once, and each fold's held-out x training block."""
     X, y = problem
@@ -117,5 +128,10 @@ def test_a_fold_without_one_class_is_refused(problem):
         fit_path(X[order], y[order], CS, 0.5, cv=KFold(2))
 
 
-def test_the_memory_rule():
+def test_the_memory_rule(problem):
     assert shared_kernel_mb(1024) == 8.0  # the float32 matrix and one fold's gather
+    assert shared_kernel_mb(1024, gathers=2) == 12.0  # two folds side by side
+    X, y = problem  # 240 points: 0.22 MB a matrix, 0.44 MB with one gather, 0.66 MB with two
+    fit_path(X, y, CS[:2], 0.5, cache_size_mb=0.5, n_jobs=1)
+    with pytest.raises(ValueError, match="2 folds' gathers need 1 MB.*at least 1"):
+        fit_path(X, y, CS[:2], 0.5, cache_size_mb=0.5, n_jobs=2)

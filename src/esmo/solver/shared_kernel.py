@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from esmo.solver.compile import jit, numba_threads
+from esmo.solver.inputs import check_kernel_range
 from esmo.solver.params import SolverParams
 from esmo.solver.row_cache import (
     SLOTS_TAKEN,
@@ -38,30 +39,42 @@ def _fill_every_row(rows, n):
         compute_row(rows, i, n, rows.data[i])
 
 
-def shared_kernel_mb(n: int) -> float:
-    """Memory a :class:`SharedKernel` of ``n`` points needs: the matrix, and one fold's gather."""
-    return 2 * n * n * np.dtype(np.float32).itemsize / MB
+def shared_kernel_mb(n: int, gathers: int = 1) -> float:
+    """Memory a :class:`SharedKernel` of ``n`` points needs: the matrix, and ``gathers`` folds' gathers."""
+    return (1 + gathers) * n * n * np.dtype(np.float32).itemsize / MB
 
 
 class SharedKernel:
     """The float32 kernel matrix of the points ``X`` (dense or sparse) for one kernel and ``gamma``.
 
     ``kernel_evaluations`` counts the values computed, ``n * n``, once for every
-    fit that reads it (:meth:`rows`). The matrix and one fold's gather must fit
-    ``cache_size_mb`` (:func:`shared_kernel_mb`); a smaller budget is refused.
+    fit that reads it (:meth:`rows`). The matrix and the ``gathers`` folds' gathers
+    read at once must fit ``cache_size_mb`` (:func:`shared_kernel_mb`); a smaller
+    budget is refused, as are features whose kernel values overflow
+    (:func:`~esmo.solver.inputs.check_kernel_range`, which the fits reading the
+    gathers then need not repeat).
     """
 
     def __init__(
-        self, X, kernel: str, gamma: float, *, cache_size_mb: float = 1024.0, n_jobs: int = 1
+        self,
+        X,
+        kernel: str,
+        gamma: float,
+        *,
+        cache_size_mb: float = 1024.0,
+        n_jobs: int = 1,
+        gathers: int = 1,
     ) -> None:
         n = X.shape[0]
-        need = shared_kernel_mb(n)
+        need = shared_kernel_mb(n, gathers)
         if need > cache_size_mb:
+            folds = "one fold's gather" if gathers == 1 else f"{gathers} folds' gathers"
             raise ValueError(
-                f"The shared kernel matrix of {n} points and one fold's gather need {need:.0f} MB, "
+                f"The shared kernel matrix of {n} points and {folds} need {need:.0f} MB, "
                 f"more than cache_size_mb={cache_size_mb:g}; raise cache_size_mb to at least "
                 f"{np.ceil(need):.0f}, or search on a subsample."
             )
+        check_kernel_range(X, kernel, np.float32)
         self.X = X
         self.params = SolverParams(
             kernel=kernel, gamma=gamma, cache_size_mb=max(cache_size_mb, need), n_jobs=n_jobs

@@ -161,7 +161,7 @@ from esmo.solver.working_set import (
 CONVERGED, ITERATION_LIMIT, EARLY_STOPPED, PAUSED = 0, 1, 2, 3
 
 
-@jit
+@jit(nogil=True)  # folds of a path run side by side on threads (esmo.tuning.path)
 def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, pause_at_checks):
     """Run SMO from ``state`` until it converges or has made ``max_iter`` pair updates in all.
 
@@ -352,7 +352,7 @@ def leave(counts, n_iter, n_free, n_active, counter, unshrunk, viewing, view, G)
     save_counts(counts, n_iter, n_free, n_active, counter, unshrunk)
 
 
-@jit
+@jit(nogil=True)
 def finish_shrinking(rows, y, p, state):
     """The whole gradient in ``state`` at the end of a run: the points set aside rebuilt.
 
@@ -510,7 +510,8 @@ def run_smo(
     store computed them, so the run is too, and only its new rows are counted.
     """
     X, y = as_problem(X, y)
-    check_kernel_range(X, params.kernel, params.kernel_dtype)
+    if rows is None:  # a shared store's maker checked the range when it computed the rows
+        check_kernel_range(X, params.kernel, params.kernel_dtype)
     n = X.shape[0]
     upper = params.C * as_sample_weight(sample_weight, n)
     p = as_linear_term(linear_term, n)

@@ -27,7 +27,9 @@ put on different sides of the margin, and the number of iterations falls
 
 from __future__ import annotations
 
+import functools
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -54,8 +56,9 @@ class CVPath:
     and ``stopped_early`` have one row per ``C`` (ascending) and one column per
     fold. ``kernel_evaluations`` counts every kernel value
     the path computed: the shared matrix once, and each fold's held-out block.
-    ``fit_seconds`` holds each fit's CPU seconds (its run and its score) and
-    ``seconds`` the whole path's, the shared matrix included.
+    ``fit_seconds`` holds each fit's CPU seconds (its run and its score, on its
+    fold's thread) and ``seconds`` the whole path's (every thread), the shared
+    matrix included.
     """
 
     Cs: np.ndarray
@@ -133,9 +136,12 @@ def fit_path(
     ``StratifiedKFold``, unshuffled). ``early_stopping`` stops each fit on its
     fold's held-out points, read incrementally (``es_evaluation='incremental'``
     of :class:`~esmo.estimators.smo_classifier.SMOClassifier`). The kernel
-    matrix of ``n`` points and one fold's gather take ``8 n^2`` bytes, which
-    ``cache_size_mb`` must hold. See the module's docstring for what equals
-    separate fits.
+    matrix of ``n`` points takes ``4 n^2`` bytes and each fold's gather up to as
+    much again; ``cache_size_mb`` must hold the matrix and a gather per fold run
+    at once. ``n_jobs`` threads compute the matrix, then run that many folds side
+    by side (each fold's fits on one thread, its own path), so every number but
+    the seconds is the same for any ``n_jobs``. See the module's docstring for
+    what equals separate fits.
     """
     start = time.process_time()
     Cs = check_Cs(Cs)
@@ -145,43 +151,73 @@ def fit_path(
     gamma_ = resolve_gamma(gamma, X)
     threads = resolve_n_jobs(n_jobs)
     folds = _folds(cv, X, labels)
-    shared = SharedKernel(X, kernel, gamma_, cache_size_mb=cache_size_mb, n_jobs=threads)
-    configs = EarlyStoppingSet.of([early_stopping]) if early_stopping is not None else None
-    shape = (len(Cs), len(folds))
-    scores, objective = np.empty(shape), np.empty(shape)
-    n_iter, stopped = np.empty(shape, np.int64), np.zeros(shape, bool)
-    fit_seconds = np.empty(shape)
-    values = shared.kernel_evaluations
+    workers = min(threads, len(folds))
+    shared = SharedKernel(X, kernel, gamma_, cache_size_mb=cache_size_mb, n_jobs=threads,
+                          gathers=workers)  # fmt: skip
+    # one thread per fit: its rows are all in place, and the folds share the cores
     base = SolverParams(kernel=kernel, gamma=gamma_, tol=tol, max_iter=max_iter,
-                        cache_size_mb=cache_size_mb, shrinking=shrinking, n_jobs=threads)  # fmt: skip
-    params = [replace(base, C=float(C)) for C in Cs]
-    for k, (train, held_out) in enumerate(folds):
-        grouping = np.argsort(-signs[train], kind="stable")  # LIBSVM's grouping by class
-        order = train[grouping]
-        X_fit, y_fit, y_out = X[order], signs[order], signs[held_out]
-        K_out = kernel_matrix(X[held_out], X[train], kernel, gamma_)  # the scores' values
-        values += K_out.size
-        fold_rows = shared.rows(order, held_out if configs else held_out[:0], base)
-        run: dict[str, Any] = {"rows": fold_rows}
-        if configs is not None:
-            run |= {"configs": configs, "X_val": X[held_out], "y_val": y_out,
-                    "evaluation": "incremental"}  # fmt: skip
-        state = None  # the last fit's final state
-        for c, C in enumerate(Cs):
-            fit_start = time.process_time()
-            if warm_start and state is not None:
-                state = scaled_state(state, y_fit, C / Cs[c - 1], C)
-            else:
-                state = None
-            count_afresh(fold_rows)  # every row in place: only the counters start again
-            result, _ = run_smo(X_fit, y_fit, params[c], state=state, **run)
-            state = result.state
-            n_iter[c, k], stopped[c, k] = result.n_iter, result.stopped_early
-            objective[c, k] = result.objective
-            scores[c, k] = _held_out_accuracy(K_out, grouping, y_fit, result, y_out)
-            fit_seconds[c, k] = time.process_time() - fit_start
-    return CVPath(Cs, gamma_, scores, n_iter, objective, stopped, fit_seconds, int(values),
-                  bool(warm_start), time.process_time() - start)  # fmt: skip
+                        cache_size_mb=cache_size_mb, shrinking=shrinking, n_jobs=1)  # fmt: skip
+    configs = EarlyStoppingSet.of([early_stopping]) if early_stopping is not None else None
+    one_fold = functools.partial(_fold_path, X, signs, shared, base, Cs, warm_start, configs)
+    if workers > 1:
+        with ThreadPoolExecutor(workers) as pool:
+            paths = list(pool.map(one_fold, folds))
+    else:
+        paths = [one_fold(fold) for fold in folds]
+    columns = [np.stack([path[name] for path in paths], axis=1) for name in _FOLD_COLUMNS]
+    values = shared.kernel_evaluations + sum(path["values"] for path in paths)
+    return CVPath(Cs, gamma_, *columns, int(values), bool(warm_start),
+                  time.process_time() - start)  # fmt: skip
+
+
+#: what :func:`_fold_path` gives per ``C``, in :class:`CVPath`'s order
+_FOLD_COLUMNS = ("scores", "n_iter", "objective", "stopped_early", "fit_seconds")
+
+
+def _fold_path(
+    X: Any,
+    signs: np.ndarray,
+    shared: SharedKernel,
+    base: SolverParams,
+    Cs: np.ndarray,
+    warm_start: bool,
+    configs: EarlyStoppingSet | None,
+    fold: tuple[np.ndarray, np.ndarray],
+) -> dict[str, Any]:
+    """Every ``C`` on one fold, in ascending order: its columns of :class:`CVPath`.
+
+    Reads only its own gather of the shared matrix, so folds may run on threads
+    side by side and give the same numbers in any order. A fit's seconds are
+    its thread's CPU time.
+    """
+    train, held_out = fold
+    grouping = np.argsort(-signs[train], kind="stable")  # LIBSVM's grouping by class
+    order = train[grouping]
+    X_fit, y_fit, y_out = X[order], signs[order], signs[held_out]
+    K_out = kernel_matrix(X[held_out], X[train], base.kernel, base.gamma)  # the scores' values
+    fold_rows = shared.rows(order, held_out if configs else held_out[:0], base)
+    run: dict[str, Any] = {"rows": fold_rows}
+    if configs is not None:
+        run |= {"configs": configs, "X_val": X[held_out], "y_val": y_out,
+                "evaluation": "incremental"}  # fmt: skip
+    out = {name: np.empty(len(Cs)) for name in _FOLD_COLUMNS}
+    out["n_iter"], out["stopped_early"] = np.empty(len(Cs), np.int64), np.zeros(len(Cs), bool)
+    state = None  # the last fit's final state
+    for c, C in enumerate(Cs):
+        fit_start = time.thread_time()
+        if warm_start and state is not None:
+            state = scaled_state(state, y_fit, C / Cs[c - 1], C)
+        else:
+            state = None
+        count_afresh(fold_rows)  # every row in place: only the counters start again
+        result, _ = run_smo(X_fit, y_fit, replace(base, C=float(C)), state=state, **run)
+        state = result.state
+        out["n_iter"][c], out["stopped_early"][c] = result.n_iter, result.stopped_early
+        out["objective"][c] = result.objective
+        out["scores"][c] = _held_out_accuracy(K_out, grouping, y_fit, result, y_out)
+        out["fit_seconds"][c] = time.thread_time() - fit_start
+    out["values"] = K_out.size
+    return out
 
 
 def scaled_state(state: SolverState, y: np.ndarray, ratio: float, C: float) -> SolverState:
