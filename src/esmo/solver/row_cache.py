@@ -37,7 +37,7 @@ import numpy as np
 from numba import prange, types
 from numba.extending import overload
 
-from esmo.solver import sparse
+from esmo.solver import row_memory, sparse
 from esmo.solver.compile import jit
 from esmo.solver.kernels import (
     exp_nonpositive,
@@ -168,7 +168,7 @@ def build_kernel_rows(
     threads = params.n_jobs if isinstance(X_all, np.ndarray) and not blas else 1
     if blas and n * width * itemsize <= budget:
         clock[ROWS_COMPUTED], clock[VALUES_COMPUTED] = n, n * width
-        data = np.empty((n, width), dtype=dtype)
+        data = row_memory.take((n, width), dtype)
         row_blocks = blocks if incremental else blocks[:1]
         for start in range(0, n, _CHUNK_ROWS):
             stop = min(start + _CHUNK_ROWS, n)
@@ -205,7 +205,7 @@ def build_kernel_rows(
         sq_all,
         code,
         gamma,
-        np.empty((n_slots, width), dtype=dtype),
+        row_memory.take((n_slots, width), dtype),
         np.full(n, -1, dtype=np.int64),
         np.full(n_slots, -1, dtype=np.int64),
         np.full(n_slots, -1, dtype=np.int64),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from esmo.solver import row_memory
 from esmo.solver.compile import jit, numba_threads
 from esmo.solver.inputs import check_kernel_range
 from esmo.solver.params import SolverParams
@@ -106,6 +107,7 @@ class SharedKernel:
         blocks = [self.X[held_out]] if len(held_out) else []
         template = build_kernel_rows(self.X[train], blocks, params, incremental=bool(blocks))
         columns = np.concatenate([train, held_out]) if blocks else train
+        row_memory.give_back(template.data)  # never filled: the gather takes its place
         n = len(train)
         slots = np.arange(n, dtype=np.int64)
         clock = np.zeros_like(template.clock)

@@ -45,7 +45,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
-from esmo.solver import active_view, sparse
+from esmo.solver import active_view, row_memory, sparse
 from esmo.solver.active_view import (
     refresh,
     reload_gradient,
@@ -537,6 +537,8 @@ def run_smo(
         if row_store is not None and row_store.get("signature") == signature:
             rows = count_afresh(row_store["rows"])
         else:
+            if row_store is not None and "rows" in row_store:  # another problem's store
+                row_memory.give_back(row_store.pop("rows").data)
             rows = build_kernel_rows(X, blocks, params, incremental, fresh_checks)
             if row_store is not None:
                 row_store.clear()
@@ -573,10 +575,8 @@ def run_smo(
     kernel_rows = int(rows.clock[ROWS_COMPUTED])
     kernel_values = int(rows.clock[VALUES_COMPUTED] + tr.counters[FRESH_VALUES])
     result = _result(y, p, state, tr, configs, reason, (kernel_values, kernel_rows))
-    if not len(configs):
-        return result, None
     predictions = None
-    if final_predictions_at_eval and blocks:
+    if len(configs) and final_predictions_at_eval and blocks:
         alpha, rho = result.alpha, result.rho
         sv = np.flatnonzero(alpha > 0)
         # rows computed once no configuration was running lack evaluation columns
@@ -584,7 +584,9 @@ def run_smo(
             tr.counters[N_INCREMENTAL] > 0 or (stop_when_all_stopped and not tr.fresh.any())
         )
         predictions, _ = final_predictions(rows, sv, alpha[sv] * y[sv], n, rho, rows_hold_eval)
-    return result, _tracking(tr, configs, predictions)
+    if not shared and row_store is None:  # this run's own store: its memory serves the next
+        row_memory.give_back(rows.data)
+    return result, (_tracking(tr, configs, predictions) if len(configs) else None)
 
 
 def evaluation_sums(

@@ -39,6 +39,7 @@ from sklearn.utils.validation import check_X_y
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators.base import check_classes, encode_labels, resolve_gamma, resolve_n_jobs
+from esmo.solver import row_memory
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.rho import UPPER
@@ -166,6 +167,7 @@ def fit_path(
         paths = [one_fold(fold) for fold in folds]
     columns = [np.stack([path[name] for path in paths], axis=1) for name in _FOLD_COLUMNS]
     values = shared.kernel_evaluations + sum(path["values"] for path in paths)
+    row_memory.give_back(shared.matrix)  # read by no fit any more
     return CVPath(Cs, gamma_, *columns, int(values), bool(warm_start),
                   time.process_time() - start)  # fmt: skip
 
