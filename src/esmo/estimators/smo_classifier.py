@@ -137,7 +137,9 @@ class SMOClassifier(SVMClassifierBase):
         Memory budget of the kernel rows (computed on demand; LRU if not all fit).
         At least two rows, the working pair's: a smaller budget is refused. With
         shrinking on large problems, copies of the rows' active columns take up to
-        a quarter more (``esmo.solver.active_view``).
+        a quarter more (``esmo.solver.active_view``). The rows' buffer is kept
+        for the next fit after this one (``esmo.solver.row_memory``;
+        ``row_memory.release()`` frees it).
     shrinking : bool
         LIBSVM's shrinking, as SVC's: bounded points that cannot enter the next
         working pair are set aside (``esmo.solver.shrinking``). Same model, a

@@ -127,7 +127,13 @@ def reconstruct_gradient(rows, y, G, G_bar, p, alpha, status, active, n_active):
 
     ``G_t = G_bar_t + p_t + sum over free f of a_f Q_ft``, the free vectors
     (all active) added in their order in ``active``: LIBSVM's sums, to the bit.
-    Their rows are read as stored, or computed without being stored
+    The sums read the free vectors' rows (:func:`rebuild_from_free_rows`) or,
+    as LIBSVM does when that is cheaper, the rows of the points set aside
+    (:func:`rebuild_from_own_rows`): whichever needs fewer rows computed. Both
+    add the same terms in the same order, a kernel value being the same sum
+    whichever of its two points owns the row; BLAS rows (float64 storage) are
+    not symmetric to the bit, so they always take the free vectors' rows. Rows
+    are read as stored, or computed without being stored
     (:func:`esmo.solver.row_cache.peek_row`). The points stay set aside.
     """
     n = y.shape[0]
@@ -136,16 +142,52 @@ def reconstruct_gradient(rows, y, G, G_bar, p, alpha, status, active, n_active):
     for k in range(n_active, n):
         t = active[k]
         G[t] = G_bar[t] + p[t]
-    spare = np.empty(n, dtype=rows.data.dtype)
+    free = np.empty(n_active, dtype=np.int64)
+    n_free = 0
     for h in range(n_active):
-        f = active[h]
-        if status[f] != FREE:
-            continue
+        if status[active[h]] == FREE:
+            free[n_free] = active[h]
+            n_free += 1
+    if not rows.blas and _uncached(rows, active[n_active:]) < _uncached(rows, free[:n_free]):
+        rebuild_from_own_rows(rows, y, G, alpha, free[:n_free], active[n_active:])
+    else:
+        rebuild_from_free_rows(rows, y, G, alpha, free[:n_free], active[n_active:])
+
+
+@jit(inline="always")
+def _uncached(rows, points):
+    """How many of ``points`` have no row in the store."""
+    missing = 0
+    for t in points:
+        missing += rows.slot_of[t] < 0
+    return missing
+
+
+@jit
+def rebuild_from_free_rows(rows, y, G, alpha, free, aside):
+    """``G_t += a_f Q_ft`` for each free ``f`` in turn, over the points ``aside``: one row per free vector."""
+    spare = np.empty(y.shape[0], dtype=rows.data.dtype)
+    for f in free:
         row = peek_row(rows, f, spare)
         c = alpha[f] * y[f]
-        for k in range(n_active, n):
-            t = active[k]
+        for t in aside:
             G[t] += y[t] * (c * row[t])
+
+
+@jit
+def rebuild_from_own_rows(rows, y, G, alpha, free, aside):
+    """The same sums point by point: each point set aside reads its own row (LIBSVM's ``get_Q(i, active_size)``)."""
+    spare = np.empty(y.shape[0], dtype=rows.data.dtype)
+    coef = np.empty(free.shape[0])
+    for h in range(free.shape[0]):
+        coef[h] = alpha[free[h]] * y[free[h]]
+    for t in aside:
+        row = peek_row(rows, t, spare)
+        g = G[t]
+        yt = y[t]
+        for h in range(free.shape[0]):
+            g += yt * (coef[h] * row[free[h]])
+        G[t] = g
 
 
 @jit
