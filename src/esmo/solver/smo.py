@@ -47,6 +47,7 @@ from threadpoolctl import ThreadpoolController
 from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
 from esmo.solver import active_view, row_memory, sparse
 from esmo.solver.active_view import (
+    gather_features,
     refresh,
     reload_gradient,
     select_j_view,
@@ -54,6 +55,7 @@ from esmo.solver.active_view import (
     update_gradient_view,
     view_for_run,
     view_row,
+    view_row_computed,
 )
 from esmo.solver.compile import jit, numba_threads
 from esmo.solver.inputs import (
@@ -85,6 +87,7 @@ from esmo.solver.row_cache import (
     count_afresh,
     fill_slot,
     fresh_sums,
+    get_row,
     store_signature,
     stored_sums,
 )
@@ -194,13 +197,18 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, 
     # the active points side by side (esmo.solver.active_view); while it is open its
     # gradient is the one the passes update, written back before G is read
     may_view = shrinking and not need_mdl and n >= view_from
-    view = view_for_run(n, rows.data, may_view)
+    view = view_for_run(n, rows, may_view)
+    # rows computed at the view's points: in runs that read no whole row (no configuration,
+    # so no check)
+    computing = view.XT.shape[0] > 0 and tr.patience.shape[0] == 0
     viewing = False
     if shrinking:
         mark_active(is_active, active, n_active)
         viewing = may_view and visits_active_alone(n_active, n)
         if viewing:
             refresh(view, y, QD, G, status, low_excluded, up_excluded, active, n_active)
+            if computing:
+                gather_features(view, rows)
     i, Gmax = select_first_i(y, G, status, active, n_active)
     while True:
         if n_iter >= max_iter:
@@ -219,6 +227,8 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, 
                 viewing = may_view and visits_active_alone(n_active, n)
                 if viewing:
                     refresh(view, y, QD, G, status, low_excluded, up_excluded, active, n_active)
+                    if computing:
+                        gather_features(view, rows)
                 i, Gmax = select_first_i(y, G, status, active, n_active)
         if i == -1:
             if n_active == n:
@@ -233,9 +243,12 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, 
             continue
         tracking = counters[N_INCREMENTAL] > 0
         n_cols = n + m if tracking else n
-        s = cached_slot(rows, i)  # a row read in two steps: see cached_slot
-        Ki = rows.data[s if s >= 0 else fill_slot(rows, i, n_cols)]
-        Ki_view = view_row(view, i, Ki, -1) if viewing else Ki
+        if viewing and computing:
+            Ki = Ki_view = view_row_computed(view, i, rows, -1)  # no whole row read
+        else:
+            s = cached_slot(rows, i)  # a row read in two steps: see cached_slot
+            Ki = rows.data[s if s >= 0 else fill_slot(rows, i, n_cols)]
+            Ki_view = view_row(view, i, Ki, -1) if viewing else Ki
         if viewing:
             j, Gmax2 = select_j_view(Gmax, QD[i], Ki_view, view, scratch, low_val)
         elif shrinking:
@@ -259,12 +272,17 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, 
             counter = 2
             continue
         n_iter += 1
-        s = cached_slot(rows, j)
-        Kj = rows.data[s if s >= 0 else fill_slot(rows, j, n_cols)]
-        Kj_view = view_row(view, j, Kj, i) if viewing else Kj
+        whole = not (viewing and computing)  # Ki and Kj are whole rows
+        if whole:
+            s = cached_slot(rows, j)
+            Kj = rows.data[s if s >= 0 else fill_slot(rows, j, n_cols)]
+            Kj_view = view_row(view, j, Kj, i) if viewing else Kj
+        else:
+            Kj = Kj_view = view_row_computed(view, j, rows, i)
 
         old_ai, old_aj = alpha[i], alpha[j]
-        quad = QD[i] + QD[j] - 2.0 * np.float64(Ki[j])
+        Kij = Ki[j] if whole else Ki_view[view.position[j]]
+        quad = QD[i] + QD[j] - 2.0 * np.float64(Kij)
         if viewing:
             at_i, at_j = view.position[i], view.position[j]
             Gi, Gj = view.G[at_i], view.G[at_j]
@@ -275,9 +293,11 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, 
         st_i, st_j = status_of(ai, C[i]), status_of(aj, C[j])
         if shrinking:
             if (status[i] == UPPER) != (st_i == UPPER):
-                update_G_bar(G_bar, y, Ki, y[i], C[i] if st_i == UPPER else -C[i])
+                K_i = Ki if whole else get_row(rows, i, n_cols)
+                update_G_bar(G_bar, y, K_i, y[i], C[i] if st_i == UPPER else -C[i])
             if (status[j] == UPPER) != (st_j == UPPER):
-                update_G_bar(G_bar, y, Kj, y[j], C[j] if st_j == UPPER else -C[j])
+                K_j = Kj if whole else get_row(rows, j, n_cols)
+                update_G_bar(G_bar, y, K_j, y[j], C[j] if st_j == UPPER else -C[j])
         n_free = move_free(free, free_at, n_free, i, status[i], st_i)
         n_free = move_free(free, free_at, n_free, j, status[j], st_j)
         status[i], status[j] = st_i, st_j
