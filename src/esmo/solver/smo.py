@@ -48,6 +48,7 @@ from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
 from esmo.solver import active_view, row_memory, sparse
 from esmo.solver.active_view import (
     gather_features,
+    opens,
     refresh,
     reload_gradient,
     select_j_view,
@@ -157,7 +158,6 @@ from esmo.solver.working_set import (
     select_first_i,
     select_j,
     select_j_active,
-    visits_active_alone,
 )
 
 #: Why :func:`smo_loop` returned.
@@ -204,7 +204,7 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, 
     viewing = False
     if shrinking:
         mark_active(is_active, active, n_active)
-        viewing = may_view and visits_active_alone(n_active, n)
+        viewing = may_view and opens(n_active, n)
         if viewing:
             refresh(view, y, QD, G, status, low_excluded, up_excluded, active, n_active)
             if computing:
@@ -224,7 +224,7 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, 
                     rows, y, G, G_bar, p, alpha, status, active, n_active, unshrunk, tol
                 )
                 mark_active(is_active, active, n_active)
-                viewing = may_view and visits_active_alone(n_active, n)
+                viewing = may_view and opens(n_active, n)
                 if viewing:
                     refresh(view, y, QD, G, status, low_excluded, up_excluded, active, n_active)
                     if computing:
