@@ -39,8 +39,8 @@ from numba import types
 from numba.extending import overload
 
 from esmo.solver.compile import jit
-from esmo.solver.kernels import exp_nonpositive, rbf_exponents, sparse_dots
-from esmo.solver.row_cache import ROWS_COMPUTED, VALUES_COMPUTED
+from esmo.solver.kernels import sparse_dots
+from esmo.solver.row_cache import ROWS_COMPUTED, VALUES_COMPUTED, kernel_values
 from esmo.solver.update import update_gradient
 from esmo.solver.working_set import select_j
 
@@ -282,12 +282,7 @@ def _compute_at_view_impl(view, rows, t, out):
     def dense(view, rows, t, out):
         # esmo.solver.row_cache.fill_columns's steps, on the view's columns
         dots = sparse_dots(rows.X_all[t], view.XT, 0, out.shape[0])
-        if rows.kernel_code == 1:
-            rbf_exponents(dots, rows.sq_all[t], view.sq, 0, rows.gamma)
-            exp_nonpositive(dots, out)
-        else:
-            for k in range(out.shape[0]):
-                out[k] = dots[k]
+        kernel_values(rows, dots, rows.sq_all[t], view.sq, 0, out)
 
     return dense
 

@@ -401,12 +401,23 @@ def _fill_row_impl(rows, i, n_cols, row):
 def fill_columns(rows, i, start, stop, row):
     """Row ``i``'s kernel values at the columns ``[start, stop)`` into ``row[start:stop]``."""
     dots = _row_dots(rows.X_all, rows.XT, rows.blas, i, rows.slot_of.shape[0], start, stop)
+    kernel_values(rows, dots, rows.sq_all[i], rows.sq_all, start, row[start:stop])
+
+
+@jit(inline="always")
+def kernel_values(rows, dots, sq_i, sq_cols, start, out):
+    """The kernel values from point ``i``'s dot products with the columns ``start`` on, into ``out``.
+
+    ``sq_i`` is ``|x_i|^2`` and ``sq_cols`` the columns' squared norms (read from
+    ``start``); ``dots`` is overwritten. Every row, whichever columns it covers,
+    takes its values here, so equal dot products give equal values.
+    """
     if rows.kernel_code == 1:
-        rbf_exponents(dots, rows.sq_all[i], rows.sq_all, start, rows.gamma)
-        exp_nonpositive(dots, row[start:stop])
+        rbf_exponents(dots, sq_i, sq_cols, start, rows.gamma)
+        exp_nonpositive(dots, out)
     else:
-        for k in range(stop - start):
-            row[start + k] = dots[k]
+        for k in range(out.shape[0]):
+            out[k] = dots[k]
 
 
 @jit(parallel=True)
@@ -490,7 +501,5 @@ def fresh_sums(rows, alpha, y, n, m):
 def _eval_values(rows, k, n, m):
     """Point ``k``'s float64 kernel values at the ``m`` evaluation columns."""
     dots = point_dots(rows.X_all, rows.XT, k, n, n + m)
-    if rows.kernel_code == 1:
-        rbf_exponents(dots, rows.sq_all[k], rows.sq_all, n, rows.gamma)
-        exp_nonpositive(dots, dots)
+    kernel_values(rows, dots, rows.sq_all[k], rows.sq_all, n, dots)  # in place
     return dots
