@@ -54,11 +54,16 @@ def load(mirror: Path, name: str, rows: int | None) -> tuple[np.ndarray, np.ndar
     return bench_scale.load(mirror, rows, name, n_features=None)
 
 
+def timed(clock, function, *args, **kwargs):
+    """``function``'s result and the seconds ``clock`` counted while it ran."""
+    start = clock()
+    out = function(*args, **kwargs)
+    return out, clock() - start
+
+
 def cpu(function, *args, **kwargs):
     """``function``'s result and its CPU seconds (every thread of the process)."""
-    start = time.process_time()
-    out = function(*args, **kwargs)
-    return out, time.process_time() - start
+    return timed(time.process_time, function, *args, **kwargs)
 
 
 def separate_fits(X, y, Cs, gamma, es: EarlyStopping | None):
@@ -80,9 +85,7 @@ def separate_fits(X, y, Cs, gamma, es: EarlyStopping | None):
 
 def wall(function, *args, **kwargs):
     """``function``'s result and its wall seconds."""
-    start = time.perf_counter()
-    out = function(*args, **kwargs)
-    return out, time.perf_counter() - start
+    return timed(time.perf_counter, function, *args, **kwargs)
 
 
 def single_fits(X, y, Cs, gamma) -> float:
