@@ -81,7 +81,7 @@ def test_folds_on_two_threads_give_the_same_path(problem, early_stopping):
     X, y = problem
     one = fit_path(X, y, CS, 0.5, early_stopping=early_stopping, n_jobs=1)
     two = fit_path(X, y, CS, 0.5, early_stopping=early_stopping, n_jobs=2)
-    for name in ("scores", "n_iter", "objective", "stopped_early"):
+    for name in ("scores", "n_iter", "rounds", "by_active_set", "objective", "stopped_early"):
         np.testing.assert_array_equal(getattr(two, name), getattr(one, name))
     assert two.kernel_evaluations == one.kernel_evaluations
 

@@ -10,7 +10,12 @@ the ascending ``Cs``, each fit may start from the last one's final state with
 its alphas scaled by the ratio of the two ``C`` (``warm_start``; DeCoste and
 Wagstaff's alpha seeding): scaling keeps them feasible (``y'a = 0``, inside the
 larger box), keeps the bounded ones at the bound, and scales the gradient with
-them, so a warm start computes no kernel value.
+them, so a warm start computes no kernel value. From there, a fit without early
+stopping first tries active-set rounds (``active_set``;
+:mod:`esmo.solver.active_set`): the last fit's statuses guessed, the free
+alphas solved for at once; SMO runs only where the rounds do not converge.
+At large ``C``, where SMO takes tens of thousands of iterations, a few rounds
+do (measured in ``benchmarks/bench_path.py``).
 
 Exactness: with ``warm_start=False`` every fit is the fit
 ``SMOClassifier(C=C, gamma=gamma, ...)`` makes on the fold, to the bit
@@ -19,10 +24,10 @@ accuracy (decision values from the same float64 kernel values up to BLAS's
 summation order, so equal signs except within ~1e-15 of zero). With
 ``warm_start=True`` each fit meets the same stopping rule (``tol``) from
 another start, so its alphas are another ``tol``-accurate solution of the same
-dual: scores agree with the cold path's except on points the two solutions
-put on different sides of the margin, and the number of iterations falls
-(by a third to two fifths on german.numer, a1a and w1a:
-``benchmarks/bench_path.py``).
+dual (whether SMO or the active-set rounds found it: the rounds' result is
+taken only when it meets SMO's stopping rule): scores agree with the cold
+path's except on points the two solutions put on different sides of the
+margin.
 """
 
 from __future__ import annotations
@@ -36,10 +41,11 @@ from typing import Any
 import numpy as np
 from sklearn.model_selection import check_cv
 from sklearn.utils.validation import check_X_y
+from threadpoolctl import threadpool_limits
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators.base import check_classes, encode_labels, resolve_gamma, resolve_n_jobs
-from esmo.solver import row_memory
+from esmo.solver import active_set, row_memory
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.rho import UPPER
@@ -53,8 +59,10 @@ from esmo.solver.state import G_BAR_VALID, SolverState, seeded_state
 class CVPath:
     """Held-out accuracy and cost of every (``C``, fold) fit of :func:`fit_path`.
 
-    ``scores``, ``n_iter``, ``objective`` (the dual objective each fit ends at)
-    and ``stopped_early`` have one row per ``C`` (ascending) and one column per
+    ``scores``, ``n_iter`` (SMO's iterations), ``rounds`` (active-set rounds
+    tried), ``by_active_set`` (whether those rounds gave the fit, SMO running
+    otherwise), ``objective`` (the dual objective each fit ends at) and
+    ``stopped_early`` have one row per ``C`` (ascending) and one column per
     fold. ``kernel_evaluations`` counts every kernel value
     the path computed: the shared matrix once, and each fold's held-out block.
     ``fit_seconds`` holds each fit's CPU seconds (its run and its score, on its
@@ -66,6 +74,8 @@ class CVPath:
     gamma: float
     scores: np.ndarray
     n_iter: np.ndarray
+    rounds: np.ndarray
+    by_active_set: np.ndarray
     objective: np.ndarray
     stopped_early: np.ndarray
     fit_seconds: np.ndarray
@@ -123,6 +133,7 @@ def fit_path(
     cv: Any = 5,
     *,
     warm_start: bool = True,
+    active_set: bool | None = None,
     early_stopping: EarlyStopping | None = None,
     kernel: str = "rbf",
     tol: float = 1e-3,
@@ -136,16 +147,29 @@ def fit_path(
     ``y`` holds two classes; ``cv`` is what ``GridSearchCV`` takes (an int means
     ``StratifiedKFold``, unshuffled). ``early_stopping`` stops each fit on its
     fold's held-out points, read incrementally (``es_evaluation='incremental'``
-    of :class:`~esmo.estimators.smo_classifier.SMOClassifier`). The kernel
+    of :class:`~esmo.estimators.smo_classifier.SMOClassifier`).
+    ``active_set`` (None: wherever it applies) lets each warm start try
+    active-set rounds before SMO; they apply to warm starts without early
+    stopping, which needs SMO's iterations to stop between. The kernel
     matrix of ``n`` points takes ``4 n^2`` bytes and each fold's gather up to as
     much again; ``cache_size_mb`` must hold the matrix and a gather per fold run
-    at once. ``n_jobs`` threads compute the matrix, then run that many folds side
+    at once. The active-set rounds' factor adds up to ``8 m^2`` bytes per fold
+    run at once for ``m`` free points (``m`` above
+    :data:`~esmo.solver.active_set.MAX_FREE`: SMO runs). ``n_jobs`` threads compute the matrix, then run that many folds side
     by side (each fold's fits on one thread, its own path), so every number but
     the seconds is the same for any ``n_jobs``. See the module's docstring for
     what equals separate fits.
     """
     start = time.process_time()
     Cs = check_Cs(Cs)
+    rounds_apply = bool(warm_start) and early_stopping is None
+    if active_set and not rounds_apply:
+        raise ValueError(
+            "active_set=True needs warm_start=True and no early_stopping (its rounds start from "
+            "the last fit's solution and have no iterations to stop between); leave active_set "
+            "at None to use it wherever it applies."
+        )
+    use_rounds = rounds_apply and active_set is not False
     X, labels = check_X_y(X, y, accept_sparse="csr", dtype=np.float64, order="C")
     classes = check_classes(labels, "fit_path")
     signs = encode_labels(labels, classes, "y", 0)  # +1 for classes[0], as SMOClassifier
@@ -159,12 +183,15 @@ def fit_path(
     base = SolverParams(kernel=kernel, gamma=gamma_, tol=tol, max_iter=max_iter,
                         cache_size_mb=cache_size_mb, shrinking=shrinking, n_jobs=1)  # fmt: skip
     configs = EarlyStoppingSet.of([early_stopping]) if early_stopping is not None else None
-    one_fold = functools.partial(_fold_path, X, signs, shared, base, Cs, warm_start, configs)
-    if workers > 1:
-        with ThreadPoolExecutor(workers) as pool:
-            paths = list(pool.map(one_fold, folds))
-    else:
-        paths = [one_fold(fold) for fold in folds]
+    one_fold = functools.partial(
+        _fold_path, X, signs, shared, base, Cs, warm_start, use_rounds, configs
+    )
+    with threadpool_limits(1, user_api="blas"):  # a fold's fits and scores on its own thread
+        if workers > 1:
+            with ThreadPoolExecutor(workers) as pool:
+                paths = list(pool.map(one_fold, folds))
+        else:
+            paths = [one_fold(fold) for fold in folds]
     columns = [np.stack([path[name] for path in paths], axis=1) for name in _FOLD_COLUMNS]
     values = shared.kernel_evaluations + sum(path["values"] for path in paths)
     row_memory.give_back(shared.matrix)  # read by no fit any more
@@ -173,7 +200,9 @@ def fit_path(
 
 
 #: what :func:`_fold_path` gives per ``C``, in :class:`CVPath`'s order
-_FOLD_COLUMNS = ("scores", "n_iter", "objective", "stopped_early", "fit_seconds")
+_FOLD_COLUMNS = (
+    "scores", "n_iter", "rounds", "by_active_set", "objective", "stopped_early", "fit_seconds"
+)  # fmt: skip
 
 
 def _fold_path(
@@ -183,6 +212,7 @@ def _fold_path(
     base: SolverParams,
     Cs: np.ndarray,
     warm_start: bool,
+    use_rounds: bool,
     configs: EarlyStoppingSet | None,
     fold: tuple[np.ndarray, np.ndarray],
 ) -> dict[str, Any]:
@@ -196,14 +226,18 @@ def _fold_path(
     grouping = np.argsort(-signs[train], kind="stable")  # LIBSVM's grouping by class
     order = train[grouping]
     X_fit, y_fit, y_out = X[order], signs[order], signs[held_out]
-    K_out = kernel_matrix(X[held_out], X[train], base.kernel, base.gamma)  # the scores' values
+    # the scores' kernel values, a row per training point: a fit reads its support vectors' rows
+    K_out = kernel_matrix(X[train], X[held_out], base.kernel, base.gamma)
     fold_rows = shared.rows(order, held_out if configs else held_out[:0], base)
     run: dict[str, Any] = {"rows": fold_rows}
     if configs is not None:
         run |= {"configs": configs, "X_val": X[held_out], "y_val": y_out,
                 "evaluation": "incremental"}  # fmt: skip
     out = {name: np.empty(len(Cs)) for name in _FOLD_COLUMNS}
-    out["n_iter"], out["stopped_early"] = np.empty(len(Cs), np.int64), np.zeros(len(Cs), bool)
+    out["n_iter"], out["rounds"] = np.empty(len(Cs), np.int64), np.zeros(len(Cs), np.int64)
+    out["stopped_early"], out["by_active_set"] = np.zeros(len(Cs), bool), np.zeros(len(Cs), bool)
+    K_fit = fold_rows.data[:, : len(order)]  # the fit's own rows and columns
+    factor = active_set.Factor(len(order), active_set.MAX_FREE) if use_rounds else None
     state = None  # the last fit's final state
     for c, C in enumerate(Cs):
         fit_start = time.thread_time()
@@ -211,8 +245,13 @@ def _fold_path(
             state = scaled_state(state, y_fit, C / Cs[c - 1], C)
         else:
             state = None
-        count_afresh(fold_rows)  # every row in place: only the counters start again
-        result, _ = run_smo(X_fit, y_fit, replace(base, C=float(C)), state=state, **run)
+        result = None
+        if factor is not None and state is not None:
+            result, out["rounds"][c] = active_set.solve(factor, K_fit, y_fit, state, C, base.tol)
+        out["by_active_set"][c] = result is not None
+        if result is None:
+            count_afresh(fold_rows)  # every row in place: only the counters start again
+            result, _ = run_smo(X_fit, y_fit, replace(base, C=float(C)), state=state, **run)
         state = result.state
         out["n_iter"][c], out["stopped_early"][c] = result.n_iter, result.stopped_early
         out["objective"][c] = result.objective
@@ -243,10 +282,10 @@ def scaled_state(state: SolverState, y: np.ndarray, ratio: float, C: float) -> S
 def _held_out_accuracy(
     K_out: np.ndarray, grouping: np.ndarray, y_fit: np.ndarray, result: Any, y_out: np.ndarray
 ) -> float:
-    """The held-out accuracy ``SMOClassifier.score`` gives: support vectors in training order."""
-    alpha, y_train = np.empty_like(result.alpha), np.empty_like(y_fit)
-    alpha[grouping], y_train[grouping] = result.alpha, y_fit  # back to the fold's order
-    sv = np.flatnonzero(alpha > 0)
-    f = K_out[:, sv] @ (-alpha[sv] * y_train[sv]) + result.rho  # SVC's orientation
+    """The held-out accuracy ``SMOClassifier.score`` gives (its decision values up to BLAS's summation order)."""
+    coef = np.empty_like(result.alpha)
+    coef[grouping] = -result.alpha * y_fit  # back to the fold's order
+    sv = np.flatnonzero(coef)
+    f = coef[sv] @ K_out[sv] + result.rho  # SVC's orientation
     predicted = np.where(f >= 0, -1, 1)  # classes[1] (sign -1) where f >= 0
     return float(np.mean(predicted == y_out))
