@@ -4,8 +4,10 @@ Issue 31's search goal, measured side by side in one process on each dataset
 (min-max scaled, RBF, tol 1e-3, shrinking, ``gamma = 1 / d``, C log-uniformly
 spaced over the benchmark's box [2^-10, 2^10]; CPU seconds, all threads):
 
-- ``path warm``: :func:`esmo.tuning.path.fit_path`, one kernel matrix for every
-  fold and C, each C warm-started from the one below;
+- ``warm``: :func:`esmo.tuning.path.fit_path`, one kernel matrix for every
+  fold and C, each C warm-started from the one below, active-set rounds first
+  (SMO where they do not converge);
+- ``seed``: the same warm starts with SMO alone (``active_set=False``);
 - ``path cold``: the same without warm starts, whose scores and iterations
   must equal the separate fits' (checked, printed as ``equal``);
 - ``separate``: 250 ``SMOClassifier`` fits, one per (C, fold), as a search
@@ -22,9 +24,10 @@ give the same numbers.
 
 With ``--early-stopping P`` every fit (paths and separate fits) is
 early-stopped at patience P (interval ``--interval``, default 1) on its fold's
-held-out points. Without it, a second line per dataset prices early stopping
-that never triggers (patience 10^9, interval ``--interval``, default 64): the
-warm path with it against the warm path without, the same iterations.
+held-out points (SMO's iterations then: no active-set rounds). Without it, a
+last line per dataset prices early stopping that never triggers (patience
+10^9, interval ``--interval``, default 64): the seeded path with it against
+the seeded path without, the same iterations.
 
 Usage: ``python benchmarks/bench_path.py [--mirror DIR] [--datasets a1a w1a ...]
 [--n-cs 50] [--rows N] [--early-stopping P] [--interval R] [--n-jobs J] [--skip-grid]``.
@@ -115,13 +118,14 @@ def main() -> None:
     interval = args.interval or (1 if args.early_stopping else 64)
     es = EarlyStopping(args.early_stopping, 0.0, interval) if args.early_stopping else None
     warm_up = np.random.default_rng(0).normal(size=(60, 3))
-    fit_path(warm_up, warm_up[:, 0] > 0, [1.0, 2.0], 0.5)  # compile outside the timings
+    for rule in (None, es or EarlyStopping(10**9, 0.0, interval)):  # compile outside the timings
+        fit_path(warm_up, warm_up[:, 0] > 0, [1.0, 2.0], 0.5, early_stopping=rule)
     SMOClassifier().fit(warm_up, warm_up[:, 0] > 0)
     print(f"{FOLDS}-fold CV over {args.n_cs} C in [2^-10, 2^10], gamma = 1/d, CPU seconds")
     print(
         f"early stopping: {'none' if es is None else f'patience {es.patience}, interval {interval}'}\n"
     )
-    head = (f"{'dataset':>13} {'n x d':>11} {'single':>7} {'warm':>7} {'cold':>7} {'separate':>9} "
+    head = (f"{'dataset':>13} {'n x d':>11} {'single':>7} {'warm':>7} {'seed':>7} {'cold':>7} {'separate':>9} "
             f"{'grid svc':>9} {'warm/single':>11} {'grid/warm':>9} {'equal':>6} {'|warm-cold|':>11} "
             f"{'|path-svc|':>10}")  # fmt: skip
     print(head)
@@ -130,6 +134,7 @@ def main() -> None:
         gamma = 1.0 / X.shape[1]
         single = single_fits(X, y, Cs, gamma)
         warm, t_warm = cpu(fit_path, X, y, Cs, gamma, FOLDS, early_stopping=es)
+        seed, t_seed = cpu(fit_path, X, y, Cs, gamma, FOLDS, active_set=False, early_stopping=es)
         cold, t_cold = cpu(fit_path, X, y, Cs, gamma, FOLDS, warm_start=False, early_stopping=es)
         (scores, n_iter), t_sep = cpu(separate_fits, X, y, Cs, gamma, es)
         equal = np.array_equal(scores, cold.scores) and np.array_equal(n_iter, cold.n_iter)
@@ -140,12 +145,14 @@ def main() -> None:
         gap = float(np.abs(warm.mean_scores - cold.mean_scores).max())
         print(
             f"{name:>13} {f'{X.shape[0]}x{X.shape[1]}':>11} {single:7.3f} {t_warm:7.2f} "
-            f"{t_cold:7.2f} {t_sep:9.2f} {t_grid:9.2f} {t_warm / single:11.1f} "
+            f"{t_seed:7.2f} {t_cold:7.2f} {t_sep:9.2f} {t_grid:9.2f} {t_warm / single:11.1f} "
             f"{t_grid / t_warm:9.1f} {str(equal):>6} {gap:11.4f} {svc_gap:10.4f}",
             flush=True,
         )
         print(
-            f"{'':>13} iterations: warm {warm.n_iter.sum():,}, cold {cold.n_iter.sum():,}; "
+            f"{'':>13} fits by active-set rounds: {warm.by_active_set.sum()} of "
+            f"{warm.by_active_set.size} ({warm.rounds.sum():,} rounds); SMO iterations: warm "
+            f"{warm.n_iter.sum():,}, seed {seed.n_iter.sum():,}, cold {cold.n_iter.sum():,}; "
             f"kernel values {warm.kernel_evaluations:,}; best C warm {warm.best_C:.4g}, "
             f"cold {cold.best_C:.4g}",
             flush=True,
@@ -162,10 +169,10 @@ def main() -> None:
         if es is None:
             never = EarlyStopping(10**9, 0.0, interval)
             tracked, t_tracked = cpu(fit_path, X, y, Cs, gamma, FOLDS, early_stopping=never)
-            same = np.array_equal(tracked.n_iter, warm.n_iter)
+            same = np.array_equal(tracked.n_iter, seed.n_iter)
             print(
                 f"{'':>13} early stopping that never triggers (interval {interval}): "
-                f"{t_tracked:.2f} s, {t_tracked / t_warm:.3f} x the warm path; same iterations: {same}",
+                f"{t_tracked:.2f} s, {t_tracked / t_seed:.3f} x the seeded path; same iterations: {same}",
                 flush=True,
             )
 

@@ -123,3 +123,20 @@ def _columns_impl(XT, cols, n_cols):
     if isinstance(XT, types.Array):
         return lambda XT, cols, n_cols: np.ascontiguousarray(XT[:, cols])
     return lambda XT, cols, n_cols: sparse.column_subset(XT, cols, n_cols)
+
+
+@jit(nogil=True)
+def decisions_from_rows(rows, coef, rho):
+    """``f_c = sum_s coef_s rows[s, c] + rho`` over the nonzero ``coef``, added in their order.
+
+    ``rows`` holds a kernel row per training point over the evaluation
+    columns (a fold's held-out points, say): each support vector's row is
+    read in place, where a product with BLAS would first copy the rows out.
+    """
+    f = np.zeros(rows.shape[1])
+    for s in range(coef.shape[0]):
+        c = coef[s]
+        if c != 0.0:
+            for k in range(f.shape[0]):
+                f[k] += c * rows[s, k]
+    return f + rho

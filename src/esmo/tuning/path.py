@@ -48,6 +48,7 @@ from esmo.estimators.base import check_classes, encode_labels, resolve_gamma, re
 from esmo.solver import active_set, row_memory
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SolverParams
+from esmo.solver.predictions import decisions_from_rows
 from esmo.solver.rho import UPPER
 from esmo.solver.row_cache import count_afresh
 from esmo.solver.shared_kernel import SharedKernel
@@ -282,10 +283,9 @@ def scaled_state(state: SolverState, y: np.ndarray, ratio: float, C: float) -> S
 def _held_out_accuracy(
     K_out: np.ndarray, grouping: np.ndarray, y_fit: np.ndarray, result: Any, y_out: np.ndarray
 ) -> float:
-    """The held-out accuracy ``SMOClassifier.score`` gives (its decision values up to BLAS's summation order)."""
+    """The held-out accuracy ``SMOClassifier.score`` gives (its decision values up to the summation order)."""
     coef = np.empty_like(result.alpha)
     coef[grouping] = -result.alpha * y_fit  # back to the fold's order
-    sv = np.flatnonzero(coef)
-    f = coef[sv] @ K_out[sv] + result.rho  # SVC's orientation
+    f = decisions_from_rows(K_out, coef, result.rho)  # SVC's orientation
     predicted = np.where(f >= 0, -1, 1)  # classes[1] (sign -1) where f >= 0
     return float(np.mean(predicted == y_out))
