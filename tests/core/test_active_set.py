@@ -168,3 +168,27 @@ def test_active_set_where_it_cannot_apply_is_refused(kwargs):
     X = np.random.default_rng(0).normal(size=(40, 2))
     with pytest.raises(ValueError, match="active_set=True needs warm_start=True"):
         fit_path(X, X[:, 0] > 0, [1.0, 2.0], 0.5, active_set=True, **kwargs)
+
+
+def test_the_bounded_gradient_is_the_bound_alphas_product(problem):
+    """SMO's ``G_bar`` for a state the rounds leave, from the rows: numpy's product of the same values."""
+    X, y, K = problem
+    before, _ = run_smo(X, y, SolverParams(kernel="rbf", gamma=GAMMA, C=1.0, tol=TOL))
+    alpha, C = before.alpha, 1.0
+    at_C = alpha >= C
+    assert at_C.sum() > 5
+    expected = y * (K.astype(np.float64)[:, at_C] @ (C * y[at_C]))
+    got = active_set.bounded_gradient(K, y, alpha, C)
+    np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
+
+
+def test_a_start_too_costly_to_factor_hands_the_fit_back(problem):
+    """The work limit: appending more free points than it allows leaves the fit to SMO."""
+    X, y, K = problem
+    before, _ = run_smo(X, y, SolverParams(kernel="rbf", gamma=GAMMA, C=30.0, tol=TOL))
+    start = scaled_state(before.state, y, 1.5, 45.0)
+    factor = active_set.Factor(len(y), active_set.MAX_FREE)
+    parts = (factor.L, factor.members, factor.position, factor.held, factor.size)
+    free = int((start.status == 1).sum())
+    assert not active_set.sync_factor(*parts, K, y, start.status.copy(), free**3 - 1.0)
+    assert active_set.sync_factor(*parts, K, y, start.status.copy(), float(free**3))

@@ -251,6 +251,9 @@ def _fold_path(
             result, out["rounds"][c] = active_set.solve(factor, K_fit, y_fit, state, C, base.tol)
         out["by_active_set"][c] = result is not None
         if result is None:
+            if state is not None and not state.counts[G_BAR_VALID] and base.shrinking:
+                state.G_bar[:] = active_set.bounded_gradient(K_fit, y_fit, state.alpha, C)
+                state.counts[G_BAR_VALID] = 1  # the rounds' states: from the rows in place
             count_afresh(fold_rows)  # every row in place: only the counters start again
             result, _ = run_smo(X_fit, y_fit, replace(base, C=float(C)), state=state, **run)
         state = result.state
