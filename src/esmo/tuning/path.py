@@ -20,7 +20,7 @@ do (measured in ``benchmarks/bench_path.py``).
 Exactness: with ``warm_start=False`` every fit is the fit
 ``SMOClassifier(C=C, gamma=gamma, ...)`` makes on the fold, to the bit
 (iterations, alphas, rho), and its score is that estimator's held-out
-accuracy (decision values from the same float64 kernel values up to BLAS's
+accuracy (decision values from the same float64 kernel values up to the
 summation order, so equal signs except within ~1e-15 of zero). With
 ``warm_start=True`` each fit meets the same stopping rule (``tol``) from
 another start, so its alphas are another ``tol``-accurate solution of the same
@@ -156,10 +156,11 @@ def fit_path(
     much again; ``cache_size_mb`` must hold the matrix and a gather per fold run
     at once. The active-set rounds' factor adds up to ``8 m^2`` bytes per fold
     run at once for ``m`` free points (``m`` above
-    :data:`~esmo.solver.active_set.MAX_FREE`: SMO runs). ``n_jobs`` threads compute the matrix, then run that many folds side
-    by side (each fold's fits on one thread, its own path), so every number but
-    the seconds is the same for any ``n_jobs``. See the module's docstring for
-    what equals separate fits.
+    :data:`~esmo.solver.active_set.MAX_FREE`: SMO runs). ``n_jobs`` threads
+    compute the matrix, then run that many folds side by side (each fold's fits
+    on one thread, its own path, BLAS held to one thread meanwhile), so every
+    number but the seconds is the same for any ``n_jobs``. See the module's
+    docstring for what equals separate fits.
     """
     start = time.process_time()
     Cs = check_Cs(Cs)
