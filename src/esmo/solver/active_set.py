@@ -31,9 +31,11 @@ after round on w1a).
 Exactness: the method may cycle or stall; a caller accepts its result only
 when it reports :data:`CONVERGED`, which it does only after checking SMO's own
 stopping rule (LIBSVM's maximal violating pair below ``tol``, on a gradient
-kept by exact updates from the same kernel values) with every alpha in its
+updated from the same float32 kernel rows SMO reads) with every alpha in its
 box. The result is then another ``tol``-accurate solution of the same dual,
-as a warm-started SMO's is; otherwise the caller runs SMO.
+as a warm-started SMO's is; otherwise the caller runs SMO. Rounds that would
+cost more than :data:`WORK_LIMIT` allows hand the fit to SMO as well, so a
+start far from the solution wastes a bounded amount of work.
 """
 
 from __future__ import annotations
