@@ -70,14 +70,16 @@ MAX_FREE = 4096
 class Factor:
     """The Cholesky factor of ``Q_FF`` over the free points, kept across the fits of a path.
 
-    ``L[:m, :m]`` is lower triangular with ``L L' = Q_FF`` for the points
-    ``members[:m]`` in that order; ``position[i]`` is point ``i``'s row or -1;
+    The lower triangle of ``L[:m, :m]`` (nothing else of ``L`` is read) is
+    the factor, ``L L' = Q_FF`` for the points ``members[:m]`` in that order; ``position[i]`` is point ``i``'s row or -1;
     ``held[i]`` marks a free point left out for want of a pivot.
     """
 
     def __init__(self, n: int, max_free: int) -> None:
         self.capacity = min(n, max_free)
-        self.L = np.zeros((self.capacity, self.capacity))
+        # never read above the diagonal or below row m: fresh pages are touched (and paid
+        # for: up to 2 s per GB on a virtual machine) only as rows are written
+        self.L = np.empty((self.capacity, self.capacity))
         self.members = np.full(self.capacity, -1, dtype=np.int64)
         self.position = np.full(n, -1, dtype=np.int64)
         self.held = np.zeros(n, dtype=np.bool_)
