@@ -312,12 +312,14 @@ def send_held_to_bounds(held, flipped, K, y, alpha, G, status, C, b, tol):
     for i in range(y.shape[0]):
         if held[i] and not flipped[i]:
             h = G[i] + b * y[i]  # may rise below C if negative, fall above 0 if positive
-            if (h < -0.5 * tol and alpha[i] < C) or (h > 0.5 * tol and alpha[i] > 0.0):
-                moved.append(i)
-    for i in moved:
-        bound = C if G[i] + b * y[i] < 0.0 else 0.0
+            if h < -0.5 * tol and alpha[i] < C:
+                moved.append(i)  # to C
+            elif h > 0.5 * tol and alpha[i] > 0.0:
+                moved.append(-1 - i)  # to 0, coded negative: decided before any moves
+    for code in moved:
+        i = code if code >= 0 else -1 - code
         held[i], flipped[i] = False, True
-        move_to_bound(G, K, y, alpha, status, i, bound)
+        move_to_bound(G, K, y, alpha, status, i, C if code >= 0 else 0.0)
     return len(moved)
 
 
