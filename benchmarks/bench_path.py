@@ -8,7 +8,7 @@ spaced over the benchmark's box [2^-10, 2^10]; CPU seconds, all threads):
   fold and C, each C warm-started from the one below, active-set rounds first
   (SMO where they do not converge);
 - ``seed``: the same warm starts with SMO alone (``active_set=False``);
-- ``path cold``: the same without warm starts, whose scores and iterations
+- ``cold``: the same without warm starts, whose scores and iterations
   must equal the separate fits' (checked, printed as ``equal``);
 - ``separate``: 250 ``SMOClassifier`` fits, one per (C, fold), as a search
   without sharing runs them;
@@ -18,9 +18,10 @@ spaced over the benchmark's box [2^-10, 2^10]; CPU seconds, all threads):
 - ``single``: the mean of one ``SMOClassifier`` fit on all the rows per C (the
   unit of "single-fit equivalents").
 
-A second line per dataset gives wall seconds of the warm path on one thread
-and on ``--n-jobs`` (default 2: its folds side by side), and whether the two
-give the same numbers.
+A second line per dataset counts the fits the active-set rounds gave and each
+path's SMO iterations; a third gives wall seconds of the warm path on one
+thread and on ``--n-jobs`` (default 2: its folds side by side), and whether
+the two give the same numbers.
 
 With ``--early-stopping P`` every fit (paths and separate fits) is
 early-stopped at patience P (interval ``--interval``, default 1) on its fold's
