@@ -9,6 +9,8 @@ from sklearn.model_selection import KFold, StratifiedKFold
 
 from esmo.early_stopping import EarlyStopping
 from esmo.estimators.smo_classifier import SMOClassifier
+from esmo.solver.params import SolverParams
+from esmo.solver.row_cache import stored_sums
 from esmo.solver.shared_kernel import SharedKernel, shared_kernel_mb
 from esmo.tuning.path import fit_path
 
@@ -100,6 +102,27 @@ def test_the_shared_matrix_is_the_kernel(problem):
     d2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=2)
     np.testing.assert_allclose(shared.matrix, np.exp(-0.5 * d2), rtol=1e-6)
     assert shared.matrix.dtype == np.float32 and shared.kernel_evaluations == 240 * 240
+
+
+def test_a_warm_starts_validation_sums_are_read_from_the_gather(problem):
+    """stored_sums against a float64 product over the shared matrix's own values."""
+    X, _ = problem
+    shared = SharedKernel(X, "rbf", 0.5)
+    train, held_out = np.arange(40, 240)[::-1], np.arange(40)
+    store = shared.rows(train, held_out, SolverParams(kernel="rbf", gamma=0.5))
+    rng = np.random.default_rng(1)
+    alpha = np.where(rng.random(200) < 0.3, rng.random(200), 0.0)
+    y = np.where(rng.random(200) < 0.5, -1.0, 1.0)
+    expected = (alpha * y) @ shared.matrix[np.ix_(train, held_out)].astype(np.float64)
+    np.testing.assert_allclose(stored_sums(store, alpha, y, 200), expected, rtol=1e-12)
+
+
+def test_the_shared_matrix_refuses_points_that_are_not_finite(problem):
+    """Its fits take the points as checked, so the matrix checks them before any value."""
+    X = problem[0].copy()
+    X[3, 1] = np.nan
+    with pytest.raises(ValueError, match="X contains NaN or infinity; impute or drop"):
+        SharedKernel(X, "rbf", 0.5)
 
 
 @pytest.mark.parametrize(

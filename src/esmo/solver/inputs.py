@@ -28,12 +28,17 @@ def as_labels(y: Any, n: int, name: str) -> np.ndarray:
     return y.astype(np.float64)
 
 
-def as_features(X: Any, name: str, n_features: int | None = None, dense: bool = False) -> Any:
+def as_features(
+    X: Any, name: str, n_features: int | None = None, dense: bool = False, checked: bool = False
+) -> Any:
     """A finite, C-contiguous float64 matrix, with ``n_features`` columns when given.
 
     scipy.sparse CSR or CSC stays sparse, as canonical CSR
     (:func:`esmo.solver.sparse.as_csr`; other formats are refused, naming
-    ``.tocsr()``), unless ``dense``: then it is written out.
+    ``.tocsr()``), unless ``dense``: then it is written out. ``checked``: a
+    dense ``X`` whose values the caller has found finite already (a path's
+    fits, which read kernel rows computed from it) skips that pass, which
+    costs as much as a short warm-started fit.
     """
     if sparse.is_sparse(X):
         X = sparse.as_csr(X, name)
@@ -49,7 +54,7 @@ def as_features(X: Any, name: str, n_features: int | None = None, dense: bool = 
             f"{name} has {X.shape[1]} features but the training data has {n_features}; "
             "pass arrays with the same columns."
         )
-    if not sparse.is_sparse(X) and not np.isfinite(X).all():
+    if not checked and not sparse.is_sparse(X) and not np.isfinite(X).all():
         raise ValueError(f"{name} contains NaN or infinity; impute or drop those values first.")
     return X
 
@@ -87,9 +92,12 @@ def as_linear_term(linear_term: Any, n: int) -> np.ndarray:
     return p
 
 
-def as_problem(X: Any, y: Any) -> tuple[Any, np.ndarray]:
-    """The training arrays, checked: features (dense, or sparse as CSR), labels of both classes."""
-    X = as_features(X, "X")
+def as_problem(X: Any, y: Any, checked: bool = False) -> tuple[Any, np.ndarray]:
+    """The training arrays, checked: features (dense, or sparse as CSR), labels of both classes.
+
+    ``checked``: see :func:`as_features`.
+    """
+    X = as_features(X, "X", checked=checked)
     y = as_labels(y, X.shape[0], "y")
     if y.size == 0 or (y == y[0]).all():
         raise ValueError("y holds a single class; SMO needs both -1 and +1 labels.")
@@ -124,30 +132,36 @@ def check_kernel_range(X: np.ndarray, kernel: str, kernel_dtype: type) -> None:
 
 
 def as_evaluation(
-    X_val: Any, y_val: Any, X_test: Any, y_test: Any, n_features: int, like: Any = None
+    X_val: Any,
+    y_val: Any,
+    X_test: Any,
+    y_test: Any,
+    n_features: int,
+    like: Any = None,
+    checked: bool = False,
 ) -> tuple[list[Any], np.ndarray, int]:
     """The validation (then test) blocks, their labels concatenated, and the validation size.
 
     The blocks take the representation of ``like`` (the training points): CSR
-    when it is sparse, dense arrays otherwise.
+    when it is sparse, dense arrays otherwise. ``checked``: see :func:`as_features`.
     """
     if X_val is None or y_val is None:
         raise ValueError("Early stopping needs validation data: pass X_val and y_val.")
-    X_val = _as_block(X_val, "X_val", n_features, like)
+    X_val = _as_block(X_val, "X_val", n_features, like, checked)
     if X_val.shape[0] == 0:
         raise ValueError("X_val is empty; early stopping needs at least one validation point.")
     blocks, labels = [X_val], [as_labels(y_val, X_val.shape[0], "y_val")]
     if (X_test is None) != (y_test is None):
         raise ValueError("X_test was given without y_test (or the reverse); pass both or neither.")
     if X_test is not None:
-        X_test = _as_block(X_test, "X_test", n_features, like)
+        X_test = _as_block(X_test, "X_test", n_features, like, checked)
         blocks.append(X_test)
         labels.append(as_labels(y_test, X_test.shape[0], "y_test"))
     return blocks, np.concatenate(labels), X_val.shape[0]
 
 
-def _as_block(X: Any, name: str, n_features: int, like: Any) -> Any:
+def _as_block(X: Any, name: str, n_features: int, like: Any, checked: bool) -> Any:
     """An evaluation block checked by :func:`as_features`, in the representation of ``like``."""
     if sparse.is_sparse(like) and not sparse.is_sparse(X):
-        return sparse.csr_of(as_features(X, name, n_features))
-    return as_features(X, name, n_features, dense=not sparse.is_sparse(like))
+        return sparse.csr_of(as_features(X, name, n_features, checked=checked))
+    return as_features(X, name, n_features, dense=not sparse.is_sparse(like), checked=checked)

@@ -264,12 +264,24 @@ def count_afresh(rows: KernelRows) -> KernelRows:
     return rows
 
 
-def stored_sums(rows: KernelRows, alpha: np.ndarray, y: np.ndarray, n: int) -> np.ndarray:
+@jit
+def stored_sums(rows, alpha, y, n):
     """``sum_k a_k y_k K(x_k, x)`` at the evaluation columns of a store whose rows are all in
-    place: a warm start's validation sums read from the store instead of computed afresh."""
-    sv = np.flatnonzero(alpha)
-    values = rows.data[rows.slot_of[sv], n:].astype(np.float64)
-    return (alpha[sv] * y[sv]) @ values
+    place: a warm start's validation sums read from the store instead of computed afresh.
+
+    Each support vector's row is read where it lies, in index order (a gather
+    of the rows for one BLAS product first copied them: a path's warm starts
+    spent a quarter of early stopping's cost there).
+    """
+    data, slot_of = rows.data, rows.slot_of
+    S = np.zeros(data.shape[1] - n)
+    for k in range(n):
+        c = alpha[k] * y[k]
+        if c != 0.0:
+            row = data[slot_of[k], n:]
+            for v in range(S.shape[0]):
+                S[v] += c * row[v]
+    return S
 
 
 def _eval_store(n: int, m: int, budget: float) -> tuple[np.ndarray, np.ndarray]:

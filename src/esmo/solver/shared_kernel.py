@@ -18,7 +18,7 @@ import numpy as np
 
 from esmo.solver import row_memory
 from esmo.solver.compile import jit, numba_threads
-from esmo.solver.inputs import check_kernel_range
+from esmo.solver.inputs import as_features, check_kernel_range
 from esmo.solver.params import SolverParams
 from esmo.solver.row_cache import (
     SLOTS_TAKEN,
@@ -63,9 +63,9 @@ class SharedKernel:
     ``kernel_evaluations`` counts the values computed, ``n * n``, once for every
     fit that reads it (:meth:`rows`). The matrix and the ``gathers`` folds' gathers
     read at once must fit ``cache_size_mb`` (:func:`shared_kernel_mb`); a smaller
-    budget is refused, as are features whose kernel values overflow
-    (:func:`~esmo.solver.inputs.check_kernel_range`, which the fits reading the
-    gathers then need not repeat).
+    budget is refused, as are features that are not finite or whose kernel
+    values overflow (:func:`~esmo.solver.inputs.check_kernel_range`): checks
+    the fits reading the gathers then need not repeat.
     """
 
     def __init__(
@@ -87,6 +87,7 @@ class SharedKernel:
                 f"more than cache_size_mb={cache_size_mb:g}; raise cache_size_mb to at least "
                 f"{np.ceil(need):.0f}, or search on a subsample."
             )
+        X = as_features(X, "X")  # the fits reading the gathers take X as checked here
         check_kernel_range(X, kernel, np.float32)
         self.X = X
         self.params = SolverParams(

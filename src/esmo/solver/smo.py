@@ -523,14 +523,17 @@ def run_smo(
     all in place (:meth:`esmo.solver.shared_kernel.SharedKernel.rows`, for
     ``X`` and the validation block in this order, incremental checks), read
     instead of one the run builds; a warm start's validation sums then come
-    from it too. ``row_store``: a dict the caller keeps between runs on the same
+    from it too, and ``X`` and the evaluation points are taken as its maker
+    checked them (finite, in range): only their shapes are checked again. ``row_store``: a dict the caller keeps between runs on the same
     points and evaluation points (``SMOClassifier(warm_start=True)`` does): a store
     built for the same kernel, width and evaluation mode is read again, its rows
     kept, and this run's store is left there; kernel values are the same whichever
     store computed them, so the run is too, and only its new rows are counted.
     """
-    X, y = as_problem(X, y)
-    if rows is None:  # a shared store's maker checked the range when it computed the rows
+    shared = rows is not None
+    # a shared store's maker checked the values (finite, in range) when it computed the rows
+    X, y = as_problem(X, y, checked=shared)
+    if not shared:
         check_kernel_range(X, params.kernel, params.kernel_dtype)
     n = X.shape[0]
     upper = params.C * as_sample_weight(sample_weight, n)
@@ -546,9 +549,10 @@ def run_smo(
     configs = configs if configs is not None else NO_CONFIGS
     blocks, y_eval, n_val = [], np.empty(0), 0
     if len(configs) and (configs.needs_validation or X_val is not None):
-        blocks, y_eval, n_val = as_evaluation(X_val, y_val, X_test, y_test, X.shape[1], like=X)
+        blocks, y_eval, n_val = as_evaluation(
+            X_val, y_val, X_test, y_test, X.shape[1], like=X, checked=shared
+        )
     fresh = fresh_evaluation(configs, evaluation)
-    shared = rows is not None
     if shared:
         check_shared_rows(rows, n, sum(b.shape[0] for b in blocks), fresh)
     else:
