@@ -9,6 +9,7 @@ from sklearn.model_selection import KFold, StratifiedKFold
 
 from esmo.early_stopping import EarlyStopping
 from esmo.estimators.smo_classifier import SMOClassifier
+from esmo.solver.kernels import feature_order_kernel_matrix, kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.row_cache import stored_sums
 from esmo.solver.shared_kernel import SharedKernel, shared_kernel_mb
@@ -115,6 +116,22 @@ def test_a_warm_starts_validation_sums_are_read_from_the_gather(problem):
     y = np.where(rng.random(200) < 0.5, -1.0, 1.0)
     expected = (alpha * y) @ shared.matrix[np.ix_(train, held_out)].astype(np.float64)
     np.testing.assert_allclose(stored_sums(store, alpha, y, 200), expected, rtol=1e-12)
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+@pytest.mark.parametrize("form", [np.asarray, sp.csr_matrix])
+def test_held_out_values_are_the_sums_the_shared_matrix_rounds(problem, kernel, form):
+    """The scores' float64 values, rounded to float32, are the shared matrix's to the bit;
+    they are the kernel (a BLAS product) up to the summation order."""
+    X = form(problem[0])
+    train, held_out = np.arange(30, 240), np.arange(30)
+    K = feature_order_kernel_matrix(X[train], X[held_out], kernel, 0.5)
+    shared = SharedKernel(X, kernel, 0.5)
+    np.testing.assert_array_equal(K.astype(np.float32), shared.matrix[np.ix_(train, held_out)])
+    dense = problem[0]
+    np.testing.assert_allclose(
+        K, kernel_matrix(dense[train], dense[held_out], kernel, 0.5), rtol=1e-13, atol=1e-15
+    )
 
 
 def test_the_shared_matrix_refuses_points_that_are_not_finite(problem):

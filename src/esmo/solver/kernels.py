@@ -35,13 +35,13 @@ def kernel_matrix(A: Any, B: Any, kernel: str, gamma: float = 1.0) -> np.ndarray
     expanded as ``|x|^2 + |z|^2 - 2 x.z`` (LIBSVM's formula) and clipped at 0
     against cancellation, and the exp of :func:`exp_nonpositive`. When ``A`` or
     ``B`` is scipy.sparse, the dot products are sums over the nonzero features
-    in feature order instead (:func:`sparse_kernel_matrix`): the same values up
+    in feature order instead (:func:`feature_order_kernel_matrix`): the same values up
     to BLAS's summation order (to the bit where the products are exact, as on
     binary features).
     """
     check_kernel(kernel, gamma)
     if sparse.is_sparse(A) or sparse.is_sparse(B):
-        return sparse_kernel_matrix(A, B, kernel, gamma)
+        return feature_order_kernel_matrix(A, B, kernel, gamma)
     A = np.ascontiguousarray(A, dtype=np.float64)
     B = np.ascontiguousarray(B, dtype=np.float64)
     if A.ndim != 2 or B.ndim != 2 or A.shape[1] != B.shape[1]:
@@ -61,16 +61,24 @@ def kernel_matrix(A: Any, B: Any, kernel: str, gamma: float = 1.0) -> np.ndarray
     return K
 
 
-def sparse_kernel_matrix(A: Any, B: Any, kernel: str, gamma: float = 1.0) -> np.ndarray:
-    """:func:`kernel_matrix` of points of which one or both are scipy.sparse, never densified.
+def feature_order_kernel_matrix(A: Any, B: Any, kernel: str, gamma: float = 1.0) -> np.ndarray:
+    """:func:`kernel_matrix` with each dot product summed over ``B``'s point's nonzero features.
 
-    Each column ``b`` is :func:`esmo.solver.sparse.csr_dots` of ``B[b]`` over the
-    points of ``A`` feature by feature; the RBF exponents and exp are the row
-    store's (:func:`rbf_exponents`, :func:`exp_nonpositive`) on squared norms
-    summed in feature order (:func:`squared_norms`).
+    The sum runs in feature order (:func:`point_dots`), as the kernel-row
+    store sums: for dense points these are the float64 values its float32
+    rows round, at LIBSVM's sparse cost (on sparse data far less than a BLAS
+    product of the dense arrays). Sparse points (one or both) are never
+    densified; the RBF exponents and exp are the row store's
+    (:func:`rbf_exponents`, :func:`exp_nonpositive`) on squared norms summed in
+    feature order (:func:`squared_norms`).
     """
-    A, B = sparse.csr_of(A, "A"), sparse.csr_of(B, "B")
-    if A.shape[1] != B.shape[1]:
+    check_kernel(kernel, gamma)
+    if sparse.is_sparse(A) or sparse.is_sparse(B):
+        A, B = sparse.csr_of(A, "A"), sparse.csr_of(B, "B")
+    else:
+        A = np.ascontiguousarray(A, dtype=np.float64)
+        B = np.ascontiguousarray(B, dtype=np.float64)
+    if A.ndim != 2 or B.ndim != 2 or A.shape[1] != B.shape[1]:
         raise ValueError(
             "kernel_matrix needs two 2-D arrays with the same number of columns, got shapes "
             f"{A.shape} and {B.shape}."
@@ -78,10 +86,12 @@ def sparse_kernel_matrix(A: Any, B: Any, kernel: str, gamma: float = 1.0) -> np.
     code = KERNELS.index(kernel)
     sq_a = squared_norms(A) if code == 1 else np.empty(0)
     sq_b = squared_norms(B) if code == 1 else np.empty(0)
-    A, B = sparse.shared_features([A, B])
-    return _sparse_kernel_columns(
-        sparse.csr_points(B), sparse.feature_major([A]), A.shape[0], sq_b, sq_a, code, gamma
-    )
+    if sparse.is_sparse(A):
+        A, B = sparse.shared_features([A, B])
+        points, cols = sparse.csr_points(B), sparse.feature_major([A])
+    else:
+        points, cols = B, np.ascontiguousarray(A.T)
+    return _kernel_columns(points, cols, A.shape[0], B.shape[0], sq_b, sq_a, code, gamma)
 
 
 #: support vectors whose kernel columns are computed before they are written into ``K``
@@ -89,19 +99,18 @@ _COLUMN_BLOCK = 64
 
 
 @jit
-def _sparse_kernel_columns(B, A_by_feature, n_a, sq_b, sq_a, kernel_code, gamma):
-    """``K[a, b]`` for the CSR rows ``B`` against the ``n_a`` feature-major points ``A``.
+def _kernel_columns(B, A_cols, n_a, n_b, sq_b, sq_a, kernel_code, gamma):
+    """``K[a, b]`` for the ``n_b`` points ``B`` against the ``n_a`` column points ``A_cols``.
 
-    The columns of a block of ``B``'s rows are computed, then written into ``K``
-    row by row, so the writes run along ``K``'s rows.
+    The columns of a block of ``B``'s points are computed, then written into
+    ``K`` row by row, so the writes run along ``K``'s rows.
     """
-    n_b = B.indptr.shape[0] - 1
     K = np.empty((n_a, n_b))
     block = np.empty((_COLUMN_BLOCK, n_a))
     for first in range(0, n_b, _COLUMN_BLOCK):
         size = min(_COLUMN_BLOCK, n_b - first)
         for j in range(size):
-            dots = sparse.csr_dots(B, first + j, A_by_feature, 0, n_a)
+            dots = point_dots(B, A_cols, first + j, 0, n_a)
             if kernel_code == 1:
                 rbf_exponents(dots, sq_b[first + j], sq_a, 0, gamma)
                 exp_nonpositive(dots, dots)

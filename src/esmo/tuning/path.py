@@ -20,7 +20,7 @@ do (measured in ``benchmarks/bench_path.py``).
 Exactness: with ``warm_start=False`` every fit is the fit
 ``SMOClassifier(C=C, gamma=gamma, ...)`` makes on the fold, to the bit
 (iterations, alphas, rho), and its score is that estimator's held-out
-accuracy (decision values from the same float64 kernel values up to the
+accuracy (decision values from float64 kernel values, both up to the
 summation order, so equal signs except within ~1e-15 of zero). With
 ``warm_start=True`` each fit meets the same stopping rule (``tol``) from
 another start, so its alphas are another ``tol``-accurate solution of the same
@@ -46,7 +46,7 @@ from threadpoolctl import threadpool_limits
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators.base import check_classes, encode_labels, resolve_gamma, resolve_n_jobs
 from esmo.solver import active_set, row_memory
-from esmo.solver.kernels import kernel_matrix
+from esmo.solver.kernels import feature_order_kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.predictions import decisions_from_rows
 from esmo.solver.rho import UPPER
@@ -228,8 +228,10 @@ def _fold_path(
     grouping = np.argsort(-signs[train], kind="stable")  # LIBSVM's grouping by class
     order = train[grouping]
     X_fit, y_fit, y_out = X[order], signs[order], signs[held_out]
-    # the scores' kernel values, a row per training point: a fit reads its support vectors' rows
-    K_out = kernel_matrix(X[train], X[held_out], base.kernel, base.gamma)
+    # the scores' kernel values, a row per training point: a fit reads its support vectors' rows;
+    # the float64 sums the shared matrix rounds (at a sparse cost: a BLAS product took twice
+    # as long on w1a)
+    K_out = feature_order_kernel_matrix(X[train], X[held_out], base.kernel, base.gamma)
     fold_rows = shared.rows(order, held_out if configs else held_out[:0], base)
     run: dict[str, Any] = {"rows": fold_rows}
     if configs is not None:
