@@ -264,6 +264,7 @@ def _fold_path(
         out["objective"][c] = result.objective
         out["scores"][c] = _held_out_accuracy(K_out, grouping, y_fit, result, y_out)
         out["fit_seconds"][c] = time.thread_time() - fit_start
+    row_memory.give_back(fold_rows.data)  # read by no fit any more: the next fold's gather
     out["values"] = K_out.size
     return out
 
