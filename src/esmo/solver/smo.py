@@ -524,7 +524,8 @@ def run_smo(
     ``X`` and the validation block in this order, incremental checks), read
     instead of one the run builds; a warm start's validation sums then come
     from it too, and ``X`` and the evaluation points are taken as its maker
-    checked them (finite, in range): only their shapes are checked again. ``row_store``: a dict the caller keeps between runs on the same
+    checked them (finite, in range): only their shapes are checked again.
+    ``row_store``: a dict the caller keeps between runs on the same
     points and evaluation points (``SMOClassifier(warm_start=True)`` does): a store
     built for the same kernel, width and evaluation mode is read again, its rows
     kept, and this run's store is left there; kernel values are the same whichever
