@@ -45,6 +45,7 @@ import numpy as np
 from esmo.solver.compile import jit
 from esmo.solver.result import SolverResult
 from esmo.solver.rho import FREE, LOWER, UPPER, calculate_rho
+from esmo.solver.shrinking import update_G_bar
 from esmo.solver.state import SolverState, seeded_state
 
 #: outcomes of :func:`solve_statuses`
@@ -118,16 +119,14 @@ def bounded_gradient(K, y, alpha, C):
 
     A state the rounds leave does not hold it; SMO would compute it afresh
     from the points (``n`` times the bounded points' kernel values: seconds at
-    n = 4,800), where the rows are already in place.
+    n = 4,800), where the rows are already in place. Each bounded point adds
+    its row as shrinking does when a point reaches its bound (``update_G_bar``).
     """
-    n = y.shape[0]
-    sums = np.zeros(n)
-    for j in range(n):
+    G_bar = np.zeros(y.shape[0])
+    for j in range(y.shape[0]):
         if alpha[j] >= C:
-            coef = C * y[j]
-            for i in range(n):
-                sums[i] += coef * K[j, i]
-    return y * sums
+            update_G_bar(G_bar, y, K[j], y[j], C)
+    return G_bar
 
 
 @jit(fastmath=True)

@@ -48,6 +48,7 @@ from esmo.solver.kernels import (
     squared_norms,
 )
 from esmo.solver.params import SolverParams
+from esmo.solver.predictions import decisions_from_rows
 
 # rows per BLAS call when float64 storage fills every row up front; bounds the
 # float64 temporary to ``_CHUNK_ROWS * n_cols`` doubles
@@ -264,24 +265,18 @@ def count_afresh(rows: KernelRows) -> KernelRows:
     return rows
 
 
-@jit
-def stored_sums(rows, alpha, y, n):
+def stored_sums(rows: KernelRows, alpha: np.ndarray, y: np.ndarray, n: int) -> np.ndarray:
     """``sum_k a_k y_k K(x_k, x)`` at the evaluation columns of a store whose rows are all in
     place: a warm start's validation sums read from the store instead of computed afresh.
 
-    Each support vector's row is read where it lies, in index order (a gather
-    of the rows for one BLAS product first copied them: a path's warm starts
-    spent a quarter of early stopping's cost there).
+    Each support vector's row is read where it lies
+    (:func:`~esmo.solver.predictions.decisions_from_rows`; a gather of the rows
+    for one BLAS product first copied them: a path's warm starts spent a
+    quarter of early stopping's cost there).
     """
-    data, slot_of = rows.data, rows.slot_of
-    S = np.zeros(data.shape[1] - n)
-    for k in range(n):
-        c = alpha[k] * y[k]
-        if c != 0.0:
-            row = data[slot_of[k], n:]
-            for v in range(S.shape[0]):
-                S[v] += c * row[v]
-    return S
+    coef = np.zeros(rows.data.shape[0])
+    coef[rows.slot_of[:n]] = alpha * y  # by slot, as the rows lie
+    return decisions_from_rows(rows.data[:, n:], coef, 0.0)
 
 
 def _eval_store(n: int, m: int, budget: float) -> tuple[np.ndarray, np.ndarray]:

@@ -49,7 +49,6 @@ def _gather(matrix, rows, columns, out):
         target = out[i]
         for k in range(columns.shape[0]):
             target[k] = source[columns[k]]
-    return out
 
 
 def shared_kernel_mb(n: int, gathers: int = 1) -> float:
