@@ -41,9 +41,11 @@ from esmo.solver import row_memory, sparse
 from esmo.solver.compile import jit
 from esmo.solver.kernels import (
     exp_nonpositive,
+    integer_distance_table,
     kernel_matrix,
     point_dots,
     rbf_exponents,
+    rbf_from_table,
     sparse_dots,
     squared_norms,
 )
@@ -98,6 +100,8 @@ class KernelRows(NamedTuple):
     the evaluation points, for fresh checks. ``threads`` fill a long row in as many
     column ranges at once (:func:`compute_row`): dense points whose sums esmo
     computes; 1 for sparse points and for BLAS products, which keep their own.
+    ``exp_table`` holds the RBF values of integer features by squared distance
+    (:func:`~esmo.solver.kernels.integer_distance_table`), empty otherwise.
     """
 
     X_all: np.ndarray
@@ -115,6 +119,7 @@ class KernelRows(NamedTuple):
     eval_values: np.ndarray
     eval_slot_of: np.ndarray
     threads: int
+    exp_table: np.ndarray
 
 
 def build_kernel_rows(
@@ -149,19 +154,23 @@ def build_kernel_rows(
     width = n_cols if incremental else n
     check_two_rows(params.cache_size_mb, width, itemsize)
     sq_all = np.zeros(n_cols)
+    exp_table = np.empty(0)
     if code == 1:
         sq_all[:] = np.concatenate([squared_norms(b) for b in blocks])
+        exp_table = integer_distance_table(blocks, sq_all, gamma)
     if sparse.is_sparse(X_train):  # CSR blocks, as esmo.solver.inputs leaves them
         narrow = sparse.shared_features(blocks)
         X_all, XT, blas = sparse.csr_points(narrow[0]), sparse.feature_major(narrow), False
     else:
-        # the transposed columns are written block by block: no concatenated copy
-        XT = np.empty((X_train.shape[1], n_cols))
+        blas = np.dtype(dtype) == np.float64
+        # the transposed columns are written block by block: no concatenated copy; integer
+        # features (those of an exp table) are exact in float32, half the bytes a row reads
+        exact_in_float32 = exp_table.size > 0 and not blas
+        XT = np.empty((X_train.shape[1], n_cols), np.float32 if exact_in_float32 else np.float64)
         start = 0
         for b in blocks:
             XT[:, start : start + b.shape[0]] = b.T
             start += b.shape[0]
-        blas = np.dtype(dtype) == np.float64
         X_all = np.concatenate(blocks) if blas and len(blocks) > 1 else X_train
     clock = np.zeros(N_CLOCK_SLOTS, dtype=np.int64)
     # threads for dense points filled by the sums (numba's parallel loops take
@@ -197,6 +206,7 @@ def build_kernel_rows(
             True,
             *_eval_store(n, n_cols - n, left),
             threads,
+            exp_table,
         )
     n_slots = int(min(n, budget // (width * itemsize)))  # two at least: check_two_rows
     left = budget - n_slots * width * itemsize if fresh_checks else 0
@@ -215,6 +225,7 @@ def build_kernel_rows(
         blas,
         *_eval_store(n, n_cols - n, left),
         threads,
+        exp_table,
     )
 
 
@@ -417,9 +428,12 @@ def kernel_values(rows, dots, sq_i, sq_cols, start, out):
 
     ``sq_i`` is ``|x_i|^2`` and ``sq_cols`` the columns' squared norms (read from
     ``start``); ``dots`` is overwritten. Every row, whichever columns it covers,
-    takes its values here, so equal dot products give equal values.
+    takes its values here, so equal dot products give equal values; with
+    integer features they are read from ``rows.exp_table``, the same values.
     """
-    if rows.kernel_code == 1:
+    if rows.kernel_code == 1 and rows.exp_table.shape[0] > 0:
+        rbf_from_table(dots, sq_i, sq_cols, start, rows.exp_table, out)
+    elif rows.kernel_code == 1:
         rbf_exponents(dots, sq_i, sq_cols, start, rows.gamma)
         exp_nonpositive(dots, out)
     else:
