@@ -341,8 +341,8 @@ def main() -> None:
     for name in args.datasets:
         X, y = load(args.mirror / name, name)
         data[name] = (minmax_normalise(X), y.astype(float))
-    # compile (numba caches to disk) before anything is timed, on a slice of every dataset:
-    # integer features (w1a, a1a) take a specialisation of their own (float32 columns)
+    # compile (numba caches to disk) before anything is timed, on a slice of every dataset,
+    # so no dataset's first timed fit loads the code its inputs need
     for X, y in data.values():
         every = slice(None, None, max(1, len(y) // 200))  # a file may hold its classes in blocks
         X0, y0 = X[every], y[every]

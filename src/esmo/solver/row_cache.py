@@ -162,15 +162,13 @@ def build_kernel_rows(
         narrow = sparse.shared_features(blocks)
         X_all, XT, blas = sparse.csr_points(narrow[0]), sparse.feature_major(narrow), False
     else:
-        blas = np.dtype(dtype) == np.float64
-        # the transposed columns are written block by block: no concatenated copy; integer
-        # features (those of an exp table) are exact in float32, half the bytes a row reads
-        exact_in_float32 = exp_table.size > 0 and not blas
-        XT = np.empty((X_train.shape[1], n_cols), np.float32 if exact_in_float32 else np.float64)
+        # the transposed columns are written block by block: no concatenated copy
+        XT = np.empty((X_train.shape[1], n_cols))
         start = 0
         for b in blocks:
             XT[:, start : start + b.shape[0]] = b.T
             start += b.shape[0]
+        blas = np.dtype(dtype) == np.float64
         X_all = np.concatenate(blocks) if blas and len(blocks) > 1 else X_train
     clock = np.zeros(N_CLOCK_SLOTS, dtype=np.int64)
     # threads for dense points filled by the sums (numba's parallel loops take
