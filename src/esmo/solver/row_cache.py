@@ -101,7 +101,12 @@ class KernelRows(NamedTuple):
     column ranges at once (:func:`compute_row`): dense points whose sums esmo
     computes; 1 for sparse points and for BLAS products, which keep their own.
     ``exp_table`` holds the RBF values of integer features by squared distance
-    (:func:`~esmo.solver.kernels.integer_distance_table`), empty otherwise.
+    (:func:`~esmo.solver.kernels.integer_distance_table`), empty otherwise;
+    ``XT32`` then holds the dense columns again in float32, exact for integers,
+    which a row's sums read at half the bytes (:func:`_row_dots`); empty
+    otherwise. A field of its own rather than ``XT`` in float32: one type of
+    store for every dense fit, so numba compiles the loop once (a float32
+    ``XT`` made a second one, which numba 0.58 mixed up with the first).
     """
 
     X_all: np.ndarray
@@ -120,6 +125,7 @@ class KernelRows(NamedTuple):
     eval_slot_of: np.ndarray
     threads: int
     exp_table: np.ndarray
+    XT32: np.ndarray
 
 
 def build_kernel_rows(
@@ -170,6 +176,9 @@ def build_kernel_rows(
             start += b.shape[0]
         blas = np.dtype(dtype) == np.float64
         X_all = np.concatenate(blocks) if blas and len(blocks) > 1 else X_train
+    XT32 = np.empty((0, 0), np.float32)
+    if exp_table.size and isinstance(XT, np.ndarray) and not blas:
+        XT32 = XT.astype(np.float32)
     clock = np.zeros(N_CLOCK_SLOTS, dtype=np.int64)
     # threads for dense points filled by the sums (numba's parallel loops take
     # arrays, not the sparse points' named tuples; BLAS keeps its own threads)
@@ -205,6 +214,7 @@ def build_kernel_rows(
             *_eval_store(n, n_cols - n, left),
             threads,
             exp_table,
+            XT32,
         )
     n_slots = int(min(n, budget // (width * itemsize)))  # two at least: check_two_rows
     left = budget - n_slots * width * itemsize if fresh_checks else 0
@@ -224,6 +234,7 @@ def build_kernel_rows(
         *_eval_store(n, n_cols - n, left),
         threads,
         exp_table,
+        XT32,
     )
 
 
@@ -315,22 +326,30 @@ def _blas_dots(X_all, xi, n, n_cols):
     return dots
 
 
-def _row_dots(X_all, XT, blas, i, n, start, stop):
+def _row_dots(X_all, XT, XT32, blas, i, n, start, stop):
     """``x_i . x_k`` for the column points ``k`` in ``[start, stop)``: compiled code only.
 
     BLAS products (float64 storage of dense points) always start at column 0.
+    Integer features sum over the float32 columns ``XT32`` when present: the
+    same exact integers as over ``XT``.
     """
     raise NotImplementedError("_row_dots runs in compiled code only")
 
 
 @overload(_row_dots)
-def _row_dots_impl(X_all, XT, blas, i, n, start, stop):
+def _row_dots_impl(X_all, XT, XT32, blas, i, n, start, stop):
     if not isinstance(X_all, types.Array):  # sparse points: never BLAS
-        return lambda X_all, XT, blas, i, n, start, stop: sparse.csr_dots(X_all, i, XT, start, stop)
 
-    def dense(X_all, XT, blas, i, n, start, stop):
+        def sparse_points(X_all, XT, XT32, blas, i, n, start, stop):
+            return sparse.csr_dots(X_all, i, XT, start, stop)
+
+        return sparse_points
+
+    def dense(X_all, XT, XT32, blas, i, n, start, stop):
         if blas:
             return _blas_dots(X_all, X_all[i], n, stop)
+        if XT32.size > 0:
+            return sparse_dots(X_all[i], XT32, start, stop)
         return sparse_dots(X_all[i], XT, start, stop)
 
     return dense
@@ -416,7 +435,9 @@ def _fill_row_impl(rows, i, n_cols, row):
 @jit
 def fill_columns(rows, i, start, stop, row):
     """Row ``i``'s kernel values at the columns ``[start, stop)`` into ``row[start:stop]``."""
-    dots = _row_dots(rows.X_all, rows.XT, rows.blas, i, rows.slot_of.shape[0], start, stop)
+    dots = _row_dots(
+        rows.X_all, rows.XT, rows.XT32, rows.blas, i, rows.slot_of.shape[0], start, stop
+    )
     kernel_values(rows, dots, rows.sq_all[i], rows.sq_all, start, row[start:stop])
 
 
