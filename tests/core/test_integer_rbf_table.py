@@ -26,11 +26,12 @@ Y = np.where(BINARY[:, 0] + BINARY[:, 1] + RNG.random(300) > 0.9, 1.0, -1.0)
 
 
 def _rows(X, X_eval, dtype: type, table: bool) -> np.ndarray:
-    """Every row of the store, its evaluation columns too, with or without the table."""
+    """Every row of the store, its evaluation columns too, with the table (and the float32
+    columns, where the store keeps them) or with neither: the exp and float64 columns."""
     params = SolverParams(gamma=0.37, kernel_dtype=dtype)
     rows = build_kernel_rows(X, [X_eval], params)
     if not table:
-        rows = rows._replace(exp_table=np.empty(0))
+        rows = rows._replace(exp_table=np.empty(0), XT32=np.empty((0, 0), np.float32))
     n, n_cols = X.shape[0], X.shape[0] + X_eval.shape[0]
     out = np.empty((n, n_cols), dtype=rows.data.dtype)
     for i in range(n):
@@ -50,6 +51,26 @@ def test_the_table_gives_the_exponentials_values_to_the_bit(data, dtype):
     dense = X.toarray() if sp.issparse(X) else X
     expected = kernel_matrix(dense[:200], dense, "rbf", 0.37)
     np.testing.assert_allclose(with_table, expected.astype(dtype), rtol=1e-6, atol=1e-30)
+
+
+@pytest.mark.parametrize(
+    ("X", "dtype", "kept"),
+    [
+        (BINARY, np.float32, True),
+        (COUNTS, np.float32, True),
+        (BINARY, np.float64, False),  # float64 storage keeps its BLAS products
+        (sp.csr_matrix(BINARY), np.float32, False),  # sparse points sum over their own arrays
+        (BINARY * 0.5, np.float32, False),  # no table: not integers
+    ],
+    ids=["binary", "counts", "float64 storage", "sparse", "halves"],
+)
+def test_float32_columns_are_kept_for_dense_integer_features_summed_by_esmo(X, dtype, kept):
+    rows = build_kernel_rows(X[:200], [X[200:]], SolverParams(gamma=0.37, kernel_dtype=dtype))
+    assert rows.XT32.dtype == np.float32
+    if kept:
+        np.testing.assert_array_equal(rows.XT32, rows.XT)  # integers: exact in float32
+    else:
+        assert rows.XT32.size == 0
 
 
 def test_the_table_holds_the_exponential_of_each_integer_distance():

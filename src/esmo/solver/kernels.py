@@ -1,8 +1,7 @@
 """Kernel functions in float64: matrices, the vectorised exp, sparse dot products, RBF exponents.
 
 The compiled pieces (:func:`exp_nonpositive`, :func:`sparse_dots`,
-:func:`point_dots`, :func:`rbf_exponents`, :func:`squared_norms`,
-:func:`rbf_from_table`) serve both
+:func:`point_dots`, :func:`rbf_values`, :func:`squared_norms`) serve both
 the kernel-row store the solver reads (:mod:`esmo.solver.row_cache`) and fresh
 predictions (:mod:`esmo.solver.predictions`), so a kernel value is computed one
 way, for dense and sparse points (:mod:`esmo.solver.sparse`) alike.
@@ -109,8 +108,8 @@ def _kernel_columns(B, A_cols, n_a, n_b, sq_b, sq_a, kernel_code, gamma, table):
     """``K[a, b]`` for the ``n_b`` points ``B`` against the ``n_a`` column points ``A_cols``.
 
     The columns of a block of ``B``'s points are computed, then written into
-    ``K`` row by row, so the writes run along ``K``'s rows. RBF values come
-    from ``table`` when it is not empty (:func:`integer_distance_table`).
+    ``K`` row by row, so the writes run along ``K``'s rows (RBF values:
+    :func:`rbf_values`).
     """
     K = np.empty((n_a, n_b))
     block = np.empty((_COLUMN_BLOCK, n_a))
@@ -118,11 +117,8 @@ def _kernel_columns(B, A_cols, n_a, n_b, sq_b, sq_a, kernel_code, gamma, table):
         size = min(_COLUMN_BLOCK, n_b - first)
         for j in range(size):
             dots = point_dots(B, A_cols, first + j, 0, n_a)
-            if kernel_code == 1 and table.shape[0] > 0:
-                rbf_from_table(dots, sq_b[first + j], sq_a, 0, table, dots)
-            elif kernel_code == 1:
-                rbf_exponents(dots, sq_b[first + j], sq_a, 0, gamma)
-                exp_nonpositive(dots, dots)
+            if kernel_code == 1:
+                rbf_values(dots, sq_b[first + j], sq_a, 0, gamma, table, dots)
             block[j] = dots
         for a in range(n_a):
             row = K[a, first : first + size]
@@ -298,8 +294,10 @@ def integer_distance_table(blocks: list[Any], sq_all: np.ndarray, gamma: float) 
     ``-gamma s`` for an integer ``s``: reading ``exp`` from this table
     (:func:`rbf_from_table`) gives :func:`exp_nonpositive`'s value to the bit,
     without the exponential and the exponents, on binary data such as a9a,
-    w8a, a1a and w1a (a row of a9a: 5.6 ns a value against 6.2). ``sq_all`` holds the points' squared norms: a squared
-    distance ``|x - z|^2 <= (|x| + |z|)^2`` is at most four times the largest.
+    w8a, a1a and w1a (a row of a9a: 5.6 ns a value against 6.2). ``sq_all``
+    holds the points' squared norms: a squared distance
+    ``|x - z|^2 <= (|x| + |z|)^2`` is at most four times the largest (twice,
+    for non-negative features; the table is sized for signed ones).
     """
     largest = 4.0 * float(sq_all.max()) if sq_all.size else np.inf
     if largest >= MAX_TABLE_ENTRIES:
@@ -325,6 +323,22 @@ def _all_integers(values):
         if fractions:
             return False
     return True
+
+
+@jit(inline="always")
+def rbf_values(dots, sq_i, sq_all, start, gamma, table, out):
+    """RBF values from ``dots[k] = x_i . x_(start+k)`` into ``out`` (``dots`` is overwritten).
+
+    Read from ``table`` when it is not empty (integer features:
+    :func:`rbf_from_table`), else :func:`rbf_exponents` then
+    :func:`exp_nonpositive`: the same values to the bit. Every RBF value of a
+    row, a held-out block or a fresh prediction is taken here.
+    """
+    if table.shape[0] > 0:
+        rbf_from_table(dots, sq_i, sq_all, start, table, out)
+    else:
+        rbf_exponents(dots, sq_i, sq_all, start, gamma)
+        exp_nonpositive(dots, out)
 
 
 @jit

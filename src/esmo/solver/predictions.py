@@ -14,18 +14,21 @@ from numba.extending import overload
 
 from esmo.solver import sparse
 from esmo.solver.compile import jit
-from esmo.solver.kernels import exp_nonpositive, point_dots, rbf_exponents
+from esmo.solver.kernels import point_dots, rbf_values
 
 
 @jit
-def fresh_decisions(X_rows, sq_rows, XT, sq_cols, start, stop, kernel_code, gamma, sv, coef, rho):
+def fresh_decisions(
+    X_rows, sq_rows, XT, sq_cols, start, stop, kernel_code, gamma, table, sv, coef, rho
+):
     """Float64 ``f(x) = sum_s coef_s K(x_s, x) - rho`` at the columns ``[start, stop)`` of ``XT``.
 
     Computed afresh like a prediction, not from the float32 kernel rows, but
     over the nonzero features of each support vector only (as kernel rows are):
     on sparse data a small share of a dense BLAS product's work. Each column's
     value depends on that column alone, so any subset of columns gives the same.
-    ``X_rows`` and ``XT`` are dense or sparse (:func:`~esmo.solver.kernels.point_dots`).
+    ``X_rows`` and ``XT`` are dense or sparse (:func:`~esmo.solver.kernels.point_dots`);
+    ``table`` is the store's exp table (:func:`~esmo.solver.kernels.rbf_values`).
     """
     m = stop - start
     f = np.zeros(m)
@@ -33,8 +36,7 @@ def fresh_decisions(X_rows, sq_rows, XT, sq_cols, start, stop, kernel_code, gamm
         i = sv[s]
         k = point_dots(X_rows, XT, i, start, stop)
         if kernel_code == 1:
-            rbf_exponents(k, sq_rows[i], sq_cols, start, gamma)
-            exp_nonpositive(k, k)
+            rbf_values(k, sq_rows[i], sq_cols, start, gamma, table, k)
         w = coef[s]
         for c in range(m):
             f[c] += w * k[c]
@@ -67,7 +69,7 @@ def final_predictions(rows, sv, coef, n, rho, rows_hold_eval):
     computed afresh. Returns the predictions and how many were computed afresh.
     """
     X_rows, XT, sq_all, data, slot_of = rows.X_all, rows.XT, rows.sq_all, rows.data, rows.slot_of
-    kernel_code, gamma = rows.kernel_code, rows.gamma
+    kernel_code, gamma, table = rows.kernel_code, rows.gamma, rows.exp_table
     m = sq_all.shape[0] - n
     n_sv = sv.shape[0]
     certified = rows_hold_eval
@@ -75,7 +77,9 @@ def final_predictions(rows, sv, coef, n, rho, rows_hold_eval):
         if slot_of[sv[s]] < 0:
             certified = False
     if not certified:
-        f = fresh_decisions(X_rows, sq_all, XT, sq_all, n, n + m, kernel_code, gamma, sv, coef, rho)
+        f = fresh_decisions(
+            X_rows, sq_all, XT, sq_all, n, n + m, kernel_code, gamma, table, sv, coef, rho
+        )
         return np.where(f > 0.0, 1.0, -1.0), m
     f32 = np.zeros(m)
     bound = np.zeros(m)
@@ -106,8 +110,9 @@ def final_predictions(rows, sv, coef, n, rho, rows_hold_eval):
         cols = uncertain[:n_uncertain] + n
         XT_u = _columns(XT, cols, n + m)
         f = fresh_decisions(
-            X_rows, sq_all, XT_u, sq_all[cols], 0, n_uncertain, kernel_code, gamma, sv, coef, rho
-        )
+            X_rows, sq_all, XT_u, sq_all[cols], 0, n_uncertain, kernel_code, gamma, table, sv,
+            coef, rho,
+        )  # fmt: skip
         for u in range(n_uncertain):
             pred[uncertain[u]] = 1.0 if f[u] > 0.0 else -1.0
     return pred, n_uncertain

@@ -40,12 +40,10 @@ from numba.extending import overload
 from esmo.solver import row_memory, sparse
 from esmo.solver.compile import jit
 from esmo.solver.kernels import (
-    exp_nonpositive,
     integer_distance_table,
     kernel_matrix,
     point_dots,
-    rbf_exponents,
-    rbf_from_table,
+    rbf_values,
     sparse_dots,
     squared_norms,
 )
@@ -450,11 +448,8 @@ def kernel_values(rows, dots, sq_i, sq_cols, start, out):
     takes its values here, so equal dot products give equal values; with
     integer features they are read from ``rows.exp_table``, the same values.
     """
-    if rows.kernel_code == 1 and rows.exp_table.shape[0] > 0:
-        rbf_from_table(dots, sq_i, sq_cols, start, rows.exp_table, out)
-    elif rows.kernel_code == 1:
-        rbf_exponents(dots, sq_i, sq_cols, start, rows.gamma)
-        exp_nonpositive(dots, out)
+    if rows.kernel_code == 1:
+        rbf_values(dots, sq_i, sq_cols, start, rows.gamma, rows.exp_table, out)
     else:
         for k in range(out.shape[0]):
             out[k] = dots[k]
