@@ -27,10 +27,11 @@ library is charged for both); ratios are of wall seconds, esmo with
 alone, with a note. Timings depend on the machine and its load: read the
 ratios, measured in the same run. A whole grid on the four datasets takes
 hours on two cores: ``--cells`` runs that many cells spread over the grid,
-``--rows`` caps each dataset (a stratified draw).
+``--only`` the cells at the grid indices it lists, ``--rows`` caps each dataset (a stratified draw).
 
 Usage: ``python benchmarks/bench_scale.py [--datasets a9a w8a magic04 bank] [--grid 8]
-[--cells K] [--svc-cells 2] [--rows N] [--repeats 1]`` or ``--issue-table``.
+[--cells K | --only I,J ...] [--svc-cells 2] [--rows N] [--repeats 1]
+[--esmo-jobs 1 2]`` or ``--issue-table``.
 """
 
 from __future__ import annotations
@@ -162,6 +163,27 @@ def grid_cells(n: int, cells: int | None) -> list[tuple[float, float]]:
     return [grid[i] for i in spread(len(grid), cells)]
 
 
+def grid_index(text: str) -> tuple[int, int]:
+    """A grid cell given on the command line by its indices, ``i,j``: the ``i``-th log2 C
+    and the ``j``-th log2 gamma of the grid, from 0 (``0,7``: the smallest C, the largest gamma)."""
+    try:
+        i, j = (int(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is no grid cell: give two indices from 0 with a comma between, e.g. 0,7"
+        ) from None
+    return i, j
+
+
+def pick_cells(n: int, indices: list[tuple[int, int]]) -> list[tuple[float, float]]:
+    """The ``n`` x ``n`` grid's cells at ``indices``, checked against the grid's size."""
+    axes = [np.linspace(*BOX[0], n), np.linspace(*BOX[1], n)]
+    for i, j in indices:
+        if not (0 <= i < n and 0 <= j < n):
+            raise SystemExit(f"--only {i},{j}: the grid has indices 0 to {n - 1} (--grid {n}).")
+    return [(axes[0][i], axes[1][j]) for i, j in indices]
+
+
 def cell_params(cell: tuple[float, float]) -> dict:
     """The estimator parameters of a (log2 C, log2 gamma) cell, every library alike."""
     return {"C": 2.0 ** cell[0], "gamma": 2.0 ** cell[1], "tol": 1e-3}
@@ -257,7 +279,7 @@ def grid_main(args: argparse.Namespace) -> None:
     for name in args.datasets:
         X, y = load_large(name, args.shared, args.rows)
         compile_solver(X, y)
-        cells = grid_cells(args.grid, args.cells)
+        cells = pick_cells(args.grid, args.only) if args.only else grid_cells(args.grid, args.cells)
         svc_at = set(spread(len(cells), args.svc_cells)) if args.svc_cells else set()
         print(f"\n{name}: {len(y)} x {X.shape[1]}, {len(cells)} cells, fastest of {args.repeats}")
         onedal = f" {'oneDAL s':>8} {'ratio':>6}" if "onedal" in makers else ""
@@ -299,6 +321,14 @@ def main() -> None:
     parser.add_argument("--datasets", nargs="+", default=LARGE, choices=LARGE)
     parser.add_argument("--grid", type=int, default=8, help="grid points per axis")
     parser.add_argument("--cells", type=int, default=None, help="cells spread over the grid")
+    parser.add_argument(
+        "--only",
+        type=grid_index,
+        nargs="+",
+        default=None,
+        metavar="I,J",
+        help="the grid's cells at these indices, from 0 (to time a grid's worst cells again)",
+    )
     parser.add_argument("--svc-cells", type=int, default=2, help="cells SVC also fits")
     parser.add_argument("--rows", type=int, default=None, help="a stratified draw of each dataset")
     parser.add_argument("--repeats", type=int, default=1)

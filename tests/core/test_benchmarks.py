@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -58,3 +60,15 @@ def test_scale_benchmark_runs_and_esmo_meets_libsvm_dual_objective():
     sv_share, dual = line.split("within ")[1].split("%")[0], line.split("within ")[2].split()[0]
     # SVC (LIBSVM) is the oracle: the same support vectors, the dual objective to 1e-4
     assert float(sv_share) <= 0.5 and float(dual) <= 1e-4
+
+
+def test_scale_benchmark_picks_a_grids_cells_by_index_as_the_grid_lists_them():
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    import bench_scale
+
+    grid = bench_scale.grid_cells(8, None)  # C-major: cell (i, j) is grid[8 i + j]
+    picked = bench_scale.pick_cells(8, [(0, 7), (7, 0), (3, 5)])
+    assert picked == [grid[7], grid[56], grid[29]]
+    assert picked[0] == (-2.0, 1.0)  # the smallest C, the largest gamma: the box's corner
+    with pytest.raises(SystemExit, match="indices 0 to 7"):
+        bench_scale.pick_cells(8, [(0, 8)])
