@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 import scipy.sparse as sp
 from sklearn.model_selection import KFold, StratifiedKFold
 
-from esmo.early_stopping import EarlyStopping
+from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.solver.kernels import feature_order_kernel_matrix, kernel_matrix
 from esmo.solver.params import SolverParams
-from esmo.solver.row_cache import stored_sums
+from esmo.solver.row_cache import count_afresh, stored_sums
 from esmo.solver.shared_kernel import SharedKernel, shared_kernel_mb
-from esmo.tuning.path import fit_path
+from esmo.solver.smo import run_smo
+from esmo.tuning.path import fit_path, scaled_state
 
 CS = 2.0 ** np.linspace(-3, 8, 10)
 ES = EarlyStopping(3, 0.0, 5)
@@ -175,3 +178,34 @@ def test_the_memory_rule(problem):
     fit_path(X, y, CS[:2], 0.5, cache_size_mb=0.5, n_jobs=1)
     with pytest.raises(ValueError, match="2 folds' gathers need 1 MB.*at least 1"):
         fit_path(X, y, CS[:2], 0.5, cache_size_mb=0.5, n_jobs=2)
+
+
+def test_a_warm_starts_carried_sums_are_the_sums_of_its_alphas(problem):
+    """Under early stopping the path scales the last fit's tracked held-out sums
+    (``eval_sums``) instead of summing its alphas afresh: the run is the same, and its sums
+    end within rounding of a float64 product over the gather's own values."""
+    X, y = problem
+    signs = np.where(y == "yes", 1.0, -1.0)
+    train, held_out = np.arange(40, 240), np.arange(40)
+    params = SolverParams(kernel="rbf", gamma=0.5, C=1.0)
+    rows = SharedKernel(X, "rbf", 0.5).rows(train, held_out, params)
+    never = EarlyStoppingSet.of([EarlyStopping(10**9, 0.0, 5)])
+    run = dict(configs=never, X_val=X[held_out], y_val=signs[held_out], evaluation="incremental")
+    first, tracking = run_smo(X[train], signs[train], params, rows=rows, **run)
+    bigger, ratio = replace(params, C=4.0), 4.0
+    fits = [
+        run_smo(X[train], signs[train], bigger, rows=count_afresh(rows), eval_sums=sums,
+                state=scaled_state(first.state, signs[train], ratio, 4.0), **run)
+        for sums in (ratio * tracking.eval_sums, None)
+    ]  # fmt: skip
+    (carried, carried_tracking), (summed, summed_tracking) = fits
+    assert carried.n_iter == summed.n_iter > 0
+    np.testing.assert_array_equal(carried.alpha, summed.alpha)
+    K = rows.data[:, 200:].astype(np.float64)
+    expected = (carried.alpha * signs[train]) @ K
+    bound = 1e-12 * (carried.alpha @ np.abs(K))  # relative to the sum of |terms|
+    for sums in (carried_tracking.eval_sums, summed_tracking.eval_sums):
+        assert np.all(np.abs(sums - expected) <= bound)
+    with pytest.raises(ValueError, match="eval_sums holds"):
+        run_smo(X[train], signs[train], bigger, rows=count_afresh(rows), eval_sums=np.zeros(39),
+                state=scaled_state(first.state, signs[train], ratio, 4.0), **run)  # fmt: skip

@@ -497,6 +497,7 @@ def run_smo(
     evaluation: str = "auto",
     rows: KernelRows | None = None,
     row_store: dict | None = None,
+    eval_sums: np.ndarray | None = None,
 ) -> tuple[SolverResult, Tracking | None]:
     """Solve the dual and track the early-stopping ``configs`` on ``(X_val, y_val)``.
 
@@ -530,6 +531,10 @@ def run_smo(
     built for the same kernel, width and evaluation mode is read again, its rows
     kept, and this run's store is left there; kernel values are the same whichever
     store computed them, so the run is too, and only its new rows are counted.
+    ``eval_sums``: a warm start's sums ``sum_k a_k y_k K(x_k, x)`` at the
+    evaluation points (validation then test) when the caller has them, read
+    instead of computed from ``state``'s alphas (a C path scales the last fit's
+    tracked sums with its alphas: :func:`esmo.tuning.path.fit_path`).
     """
     shared = rows is not None
     # a shared store's maker checked the values (finite, in range) when it computed the rows
@@ -569,12 +574,18 @@ def run_smo(
                 row_store.clear()
                 row_store.update(signature=signature, rows=rows)
     tr = make_tracker(configs, y_eval, n_val, p, stop_when_all_stopped, fresh)
-    if len(blocks) and state.alpha.any():  # a warm start: the sums of its alphas
-        tr.S[:] = (
-            stored_sums(rows, state.alpha, y, n)
-            if shared
-            else evaluation_sums(X, y, state.alpha, sparse.stack(blocks), params)
+    if eval_sums is not None and np.shape(eval_sums) != tr.S.shape:
+        raise ValueError(
+            f"eval_sums holds {np.shape(eval_sums)} values; the run has {tr.S.shape[0]} "
+            "evaluation points (validation, then test): pass their sums, or None."
         )
+    if len(blocks) and state.alpha.any():  # a warm start: the sums of its alphas
+        if eval_sums is not None:
+            tr.S[:] = eval_sums
+        elif shared:
+            tr.S[:] = stored_sums(rows, state.alpha, y, n)
+        else:
+            tr.S[:] = evaluation_sums(X, y, state.alpha, sparse.stack(blocks), params)
         tr.best_alpha[:] = state.alpha
     limit = params.iteration_limit(n)
     if len(configs):

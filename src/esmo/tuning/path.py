@@ -10,7 +10,8 @@ the ascending ``Cs``, each fit may start from the last one's final state with
 its alphas scaled by the ratio of the two ``C`` (``warm_start``; DeCoste and
 Wagstaff's alpha seeding): scaling keeps them feasible (``y'a = 0``, inside the
 larger box), keeps the bounded ones at the bound, and scales the gradient with
-them, so a warm start computes no kernel value. From there, a fit without early
+them (and, under early stopping, the held-out decision sums the last fit
+tracked), so a warm start computes no kernel value. From there, a fit without early
 stopping first tries active-set rounds (``active_set``;
 :mod:`esmo.solver.active_set`): the last fit's statuses guessed, the free
 alphas solved for at once; SMO runs only where the rounds do not converge.
@@ -27,7 +28,9 @@ another start, so its alphas are another ``tol``-accurate solution of the same
 dual (whether SMO or the active-set rounds found it: the rounds' result is
 taken only when it meets SMO's stopping rule): scores agree with the cold
 path's except on points the two solutions put on different sides of the
-margin.
+margin. Under early stopping, a warm start's held-out sums are the last fit's
+tracked sums scaled, not summed afresh from its alphas: they carry the
+rounding of every update since the path's first fit, as one long run's do.
 """
 
 from __future__ import annotations
@@ -243,12 +246,14 @@ def _fold_path(
     K_fit = fold_rows.data[:, : len(order)]  # the fit's own rows and columns
     factor = active_set.Factor(len(order), active_set.MAX_FREE) if use_rounds else None
     state = None  # the last fit's final state
+    sums = None  # its tracked sums at the held-out points, while early stopping tracks them
     for c, C in enumerate(Cs):
         fit_start = time.thread_time()
         if warm_start and state is not None:
             state = scaled_state(state, y_fit, C / Cs[c - 1], C)
+            sums = None if sums is None else sums * (C / Cs[c - 1])  # Q (r a) = r Q a
         else:
-            state = None
+            state, sums = None, None
         result = None
         if factor is not None and state is not None:
             result, out["rounds"][c] = active_set.solve(factor, K_fit, y_fit, state, C, base.tol)
@@ -258,7 +263,10 @@ def _fold_path(
                 state.G_bar[:] = active_set.bounded_gradient(K_fit, y_fit, state.alpha, C)
                 state.counts[G_BAR_VALID] = 1  # the rounds' states: from the rows in place
             count_afresh(fold_rows)  # every row in place: only the counters start again
-            result, _ = run_smo(X_fit, y_fit, replace(base, C=float(C)), state=state, **run)
+            result, tracking = run_smo(
+                X_fit, y_fit, replace(base, C=float(C)), state=state, eval_sums=sums, **run
+            )
+            sums = None if tracking is None else tracking.eval_sums
         state = result.state
         out["n_iter"][c], out["stopped_early"][c] = result.n_iter, result.stopped_early
         out["objective"][c] = result.objective
