@@ -558,6 +558,11 @@ def run_smo(
         blocks, y_eval, n_val = as_evaluation(
             X_val, y_val, X_test, y_test, X.shape[1], like=X, checked=shared
         )
+    if eval_sums is not None and np.shape(eval_sums) != y_eval.shape:
+        raise ValueError(
+            f"eval_sums holds {np.shape(eval_sums)} values; the run has {y_eval.shape[0]} "
+            "evaluation points (validation, then test): pass their sums, or None."
+        )
     fresh = fresh_evaluation(configs, evaluation)
     if shared:
         check_shared_rows(rows, n, sum(b.shape[0] for b in blocks), fresh)
@@ -574,11 +579,6 @@ def run_smo(
                 row_store.clear()
                 row_store.update(signature=signature, rows=rows)
     tr = make_tracker(configs, y_eval, n_val, p, stop_when_all_stopped, fresh)
-    if eval_sums is not None and np.shape(eval_sums) != tr.S.shape:
-        raise ValueError(
-            f"eval_sums holds {np.shape(eval_sums)} values; the run has {tr.S.shape[0]} "
-            "evaluation points (validation, then test): pass their sums, or None."
-        )
     if len(blocks) and state.alpha.any():  # a warm start: the sums of its alphas
         if eval_sums is not None:
             tr.S[:] = eval_sums
