@@ -27,7 +27,8 @@ library is charged for both); ratios are of wall seconds, esmo with
 alone, with a note. Timings depend on the machine and its load: read the
 ratios, measured in the same run. A whole grid on the four datasets takes
 hours on two cores: ``--cells`` runs that many cells spread over the grid,
-``--only`` the cells at the grid indices it lists, ``--rows`` caps each dataset (a stratified draw).
+``--only`` the cells at the grid indices it lists, ``--rows`` caps each
+dataset (a stratified draw).
 
 Usage: ``python benchmarks/bench_scale.py [--datasets a9a w8a magic04 bank] [--grid 8]
 [--cells K | --only I,J ...] [--svc-cells 2] [--rows N] [--repeats 1]
