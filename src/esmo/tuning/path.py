@@ -250,8 +250,9 @@ def _fold_path(
     for c, C in enumerate(Cs):
         fit_start = time.thread_time()
         if warm_start and state is not None:
-            state = scaled_state(state, y_fit, C / Cs[c - 1], C)
-            sums = None if sums is None else sums * (C / Cs[c - 1])  # Q (r a) = r Q a
+            ratio = C / Cs[c - 1]
+            state = scaled_state(state, y_fit, ratio, C)
+            sums = None if sums is None else ratio * sums  # Q (r a) = r Q a
         else:
             state, sums = None, None
         result = None
