@@ -17,8 +17,10 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import scipy.sparse as sp
 
 from esmo import SMOClassifier
+from esmo.solver import working_set
 
 _SCRIPT = Path(__file__).resolve().parent / "data" / "make_libsvm_iterations.py"
 _spec = importlib.util.spec_from_file_location("make_libsvm_iterations", _SCRIPT)
@@ -108,3 +110,16 @@ def test_iterations_equal_libsvm_where_the_blas_build_decides(libsvm_mirror, con
     X, y = _load(libsvm_mirror, name)
     params = {"kernel": kernel, "C": C, "gamma": gamma, "tol": tol, "shrinking": shrinking}
     assert table.esmo_fit(X, y, **params).n_iter_ == table.libsvm(X, y, **params).n_iter_[0]
+
+
+@pytest.mark.parametrize("row", [row for row in ROWS if row["shrinking"]], ids=_row_id)
+def test_iterations_equal_libsvm_with_the_passes_in_parts(libsvm_mirror, row, monkeypatch):
+    """Two threads, the passes over many active points in two ranges at any size: the same path.
+
+    Dense points: the row store of sparse ones holds one thread, and so its passes.
+    """
+    monkeypatch.setattr(working_set, "PARALLEL_MIN_POINTS", 0)
+    X, y = _load(libsvm_mirror, row["dataset"])
+    X = X.toarray() if sp.issparse(X) else X
+    clf = table.esmo_fit(X, y, **_params(row), n_jobs=2)
+    assert clf.n_iter_ == row["n_iter"]

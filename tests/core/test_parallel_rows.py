@@ -1,4 +1,4 @@
-"""Kernel rows filled by several threads (SolverParams.n_jobs): the same run to the bit."""
+"""Kernel rows filled and passes run by several threads (SolverParams.n_jobs): the same run to the bit."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from sklearn.datasets import make_classification
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators.smo_classifier import SMOClassifier
+from esmo.solver import working_set
 from esmo.solver.compile import numba_threads
 from esmo.solver.params import SolverParams
 from esmo.solver.row_cache import PARALLEL_MIN_COLUMNS, build_kernel_rows, compute_row
@@ -39,12 +40,17 @@ def _run(n_jobs: int, kernel: str, shrinking: bool, sparse: bool, tracked: bool)
     ("kernel", "shrinking", "sparse", "tracked"),
     [
         ("rbf", True, False, False),
+        ("rbf", True, False, True),
         ("rbf", False, False, True),
         ("rbf", True, True, True),
         ("linear", True, False, False),
     ],
 )
-def test_two_threads_give_the_one_thread_run_to_the_bit(kernel, shrinking, sparse, tracked):
+def test_two_threads_give_the_one_thread_run_to_the_bit(
+    kernel, shrinking, sparse, tracked, monkeypatch
+):
+    # the passes over many active points in parts too, at this size
+    monkeypatch.setattr(working_set, "PARALLEL_MIN_POINTS", 0)
     one, track_one = _run(1, kernel, shrinking, sparse, tracked)
     two, track_two = _run(2, kernel, shrinking, sparse, tracked)
     assert one.n_iter == two.n_iter and one.kernel_rows == two.kernel_rows

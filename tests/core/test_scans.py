@@ -11,7 +11,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from esmo.solver.scans import FEWEST_FOR_LANES, LANES, last_argmin, last_argmin_in_order, max_of
+from esmo.solver.scans import (
+    FEWEST_FOR_LANES,
+    LANES,
+    last_argmin,
+    last_argmin_in_order,
+    max_of,
+    merge_parts,
+)
 
 
 def loop_argmin(values: np.ndarray, order: np.ndarray) -> int:
@@ -80,3 +87,23 @@ def test_max_of_is_the_loops_maximum(seed: int) -> None:
         values = tie_rich(rng, n)
         for count in (n, int(rng.integers(0, n + 1))):
             assert max_of(values, count) == loop_max(values[:count])
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_scans_of_parts_merge_into_the_loops_choice_and_its_ties(seed: int) -> None:
+    """Passes run on threads scan ranges of the values alone; merged, they are one scan."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(0, 1200))
+    values = tie_rich(rng, n)
+    parts = int(rng.integers(1, 6))
+    cuts = np.sort(rng.integers(0, n + 1, size=parts - 1))  # ranges may be empty
+    starts, stops = np.r_[0, cuts], np.r_[cuts, n]
+    lows, positions, ties = np.full(parts, np.inf), np.full(parts, -1), np.zeros(parts, np.int64)
+    for p, (a, b) in enumerate(zip(starts, stops, strict=True)):
+        k, c = last_argmin(values[a:b], b - a)
+        if k >= 0:
+            lows[p], positions[p], ties[p] = values[a + k], a + k, c
+    position, n_ties = merge_parts(lows, positions, ties)
+    assert position == loop_argmin(values, np.arange(n))
+    expected = np.count_nonzero(values == values[position]) if position >= 0 else 0
+    assert n_ties == expected

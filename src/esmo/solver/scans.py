@@ -13,7 +13,8 @@ last positions that hold it; NaN (no candidate) compares false, in every lane
 as in one loop. Values that compare equal (``-0.0`` and ``0.0`` too) count as
 ties: a caller that visits the points in another order than their positions
 (LIBSVM's order of the active points under shrinking) looks again in that
-order when there are several (:func:`last_argmin_in_order`).
+order when there are several (:func:`last_argmin_in_order`). Scans of ranges
+run on threads merge the same way (:func:`merge_parts`).
 """
 
 from __future__ import annotations
@@ -81,6 +82,12 @@ def last_argmin_in_order(values, order, count):
     resolved by the scan in ``order``.
     """
     position, ties = last_argmin(values, values.shape[0])
+    return in_order(values, order, count, position, ties)
+
+
+@jit
+def in_order(values, order, count, position, ties):
+    """:func:`last_argmin_in_order` from the scan by position: its ``(position, ties)``."""
     if ties <= 1:
         return position
     low, best = np.inf, -1
@@ -90,6 +97,27 @@ def last_argmin_in_order(values, order, count):
             low = values[t]
             best = t
     return best
+
+
+@jit
+def merge_parts(lows, positions, ties):
+    """:func:`last_argmin`'s ``(position, ties)`` over values scanned in parts, from the parts' own.
+
+    Part ``p`` holds its last minimum ``lows[p]`` at ``positions[p]`` (-1: no
+    candidate) ``ties[p]`` times. Exact, as the merge of the lanes: the
+    minimum is the least of the parts', its last position the largest of
+    theirs that hold it, its ties their sum.
+    """
+    low = np.inf
+    for p in range(positions.shape[0]):
+        if positions[p] >= 0:
+            low = min(low, lows[p])
+    position, n_ties = -1, 0
+    for p in range(positions.shape[0]):
+        if positions[p] >= 0 and lows[p] == low:
+            position = max(position, positions[p])
+            n_ties += ties[p]
+    return position, n_ties
 
 
 @jit

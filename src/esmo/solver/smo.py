@@ -45,7 +45,7 @@ import numpy as np
 from threadpoolctl import ThreadpoolController
 
 from esmo.early_stopping import METRICS, EarlyStopping, EarlyStoppingSet
-from esmo.solver import active_view, row_memory, sparse
+from esmo.solver import active_view, row_memory, sparse, working_set
 from esmo.solver.active_view import (
     gather_features,
     opens,
@@ -165,7 +165,9 @@ CONVERGED, ITERATION_LIMIT, EARLY_STOPPED, PAUSED = 0, 1, 2, 3
 
 
 @jit(nogil=True)  # folds of a path run side by side on threads (esmo.tuning.path)
-def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, pause_at_checks):
+def smo_loop(
+    y, QD, C, p, tol, max_iter, shrinking, view_from, parts, rows, tr, state, pause_at_checks
+):
     """Run SMO from ``state`` until it converges or has made ``max_iter`` pair updates in all.
 
     Returns why it stopped (``CONVERGED``, ``ITERATION_LIMIT``, ``EARLY_STOPPED``,
@@ -180,7 +182,8 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, 
     a return may then leave the gradient of the points set aside stale
     (:func:`finish_shrinking` rebuilds it). From ``view_from`` points on, the
     passes over few active points read them side by side
-    (:mod:`esmo.solver.active_view`).
+    (:mod:`esmo.solver.active_view`). The passes over many active points run
+    in ``parts`` ranges at once (threads), the same pairs for any ``parts``.
     """
     n = y.shape[0]
     m = tr.y_eval.shape[0]
@@ -254,7 +257,7 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, 
         elif shrinking:
             j, Gmax2 = select_j_active(
                 Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val, active,
-                n_active, is_active,
+                n_active, is_active, parts,
             )  # fmt: skip
         else:
             j, Gmax2 = select_j(Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val)
@@ -327,7 +330,7 @@ def smo_loop(y, QD, C, p, tol, max_iter, shrinking, view_from, rows, tr, state, 
                 # the description length reads every point's gradient: all of them move
                 i, Gmax = update_gradient_active(
                     G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, active, n_active,
-                    is_active, need_mdl,
+                    is_active, need_mdl, parts,
                 )  # fmt: skip
             else:
                 i, Gmax = update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch)
@@ -424,17 +427,21 @@ def drive(
     change nothing else: the state carries the run on exactly.
     """
     y, QD, upper, p, tol, shrinking = loop_args
-    # read at each run, so a test can lower it and compare a run with the view to one without
+    # read at each run, so a test can lower them and compare a run with the view, or with
+    # passes in parts, to one without
     view_from = active_view.VIEW_MIN_POINTS
+    parts = rows.threads if y.shape[0] >= working_set.PARALLEL_MIN_POINTS else 1
     if callback is None and max_time is None and users_sums is None:
-        return smo_loop(y, QD, upper, p, tol, limit, shrinking, view_from, rows, tr, state, False)
+        return smo_loop(
+            y, QD, upper, p, tol, limit, shrinking, view_from, parts, rows, tr, state, False
+        )
     end = None if max_time is None else time.perf_counter() + max_time
     segment = FIRST_SEGMENT
     while True:
         stop_at = limit if end is None else min(limit, state.n_iter + segment)
         started = time.perf_counter()
         reason = smo_loop(
-            y, QD, upper, p, tol, stop_at, shrinking, view_from, rows, tr, state,
+            y, QD, upper, p, tol, stop_at, shrinking, view_from, parts, rows, tr, state,
             callback is not None,
         )  # fmt: skip
         if reason == PAUSED and state.n_iter == tr.counters[NEXT_FRESH]:

@@ -14,10 +14,11 @@ collects the lower KKT bound that :func:`esmo.solver.rho.rho_from_bounds` needs.
 from __future__ import annotations
 
 import numpy as np
+from numba import prange
 
 from esmo.solver.compile import jit
 from esmo.solver.rho import FREE, LOWER, UPPER
-from esmo.solver.scans import last_argmin, last_argmin_in_order
+from esmo.solver.scans import in_order, last_argmin, merge_parts
 from esmo.solver.working_set import TAU, visits_active_alone
 
 
@@ -98,15 +99,17 @@ def update_gradient(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch):
 
 @jit
 def update_gradient_active(
-    G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, active, n_active, is_active, move_all
-):
+    G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, active, n_active, is_active, move_all,
+    parts,
+):  # fmt: skip
     """:func:`update_gradient` on the active points, the next ``i`` in their order (shrinking).
 
     Few active points (:func:`esmo.solver.working_set.visits_active_alone`) are
     read one by one, their values stored by position in that order, unless
     ``move_all``; else one contiguous pass moves every point's gradient (the
     points set aside too: their gradient is read by no selection, and rebuilt
-    before any is), the others no candidate for ``i``.
+    before any is), the others no candidate for ``i``; in ``parts`` ranges at
+    once when more than one (:func:`i_candidates_in_parts`).
     """
     if visits_active_alone(n_active, y.shape[0]) and not move_all:
         for k in range(n_active):
@@ -117,12 +120,47 @@ def update_gradient_active(
             scratch[k] = yt * g if status[t] != up_excluded[t] else np.nan
         k = last_argmin(scratch, n_active)[0]
         return (active[k], -scratch[k]) if k >= 0 else (-1, -np.inf)
-    for t in range(y.shape[0]):
+    if parts > 1:
+        position, ties = i_candidates_in_parts(
+            G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, is_active, parts
+        )
+    else:
+        position, ties = i_candidates(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, is_active)
+    return next_i(scratch, in_order(scratch, active, n_active, position, ties))
+
+
+@jit
+def i_candidates(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, is_active):
+    """Every point's gradient moved and its negated candidate value for ``i`` (NaN: inactive
+    or none), then :func:`esmo.solver.scans.last_argmin`'s ``(position, ties)`` over them."""
+    n = y.shape[0]
+    for t in range(n):
         yt = y[t]
         g = G[t] + yt * (Ki[t] * ci + Kj[t] * cj)
         G[t] = g
         scratch[t] = yt * g if is_active[t] & (status[t] != up_excluded[t]) else np.nan
-    return next_i(scratch, last_argmin_in_order(scratch, active, n_active))
+    return last_argmin(scratch, n)
+
+
+@jit(parallel=True)
+def i_candidates_in_parts(G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, is_active, parts):
+    """:func:`i_candidates` over ``parts`` ranges of the points at once, merged exactly
+    (as :func:`esmo.solver.working_set.j_candidates_in_parts`, which says why by slices)."""
+    n = y.shape[0]
+    size = (n + parts - 1) // parts
+    lows = np.full(parts, np.inf)
+    positions = np.full(parts, -1, dtype=np.int64)
+    ties = np.zeros(parts, dtype=np.int64)
+    for part in prange(parts):
+        a = part * size
+        b = min(n, a + size)
+        k, c = i_candidates(
+            G[a:b], y[a:b], Ki[a:b], Kj[a:b], ci, cj, status[a:b], up_excluded[a:b],
+            scratch[a:b], is_active[a:b],
+        )  # fmt: skip
+        if k >= 0:
+            positions[part], lows[part], ties[part] = a + k, scratch[a + k], c
+    return merge_parts(lows, positions, ties)
 
 
 @jit(inline="always")
