@@ -146,10 +146,11 @@ class SMOClassifier(SVMClassifierBase):
         path of its own: ``SVC(shrinking=...)``'s iterations either way. Only
         ``solver='fan'``; the reference solvers never shrink.
     n_jobs : int or None
-        Threads that fill each long kernel row (scikit-learn's meaning: None is
-        one, -1 every core). The fit is the same to the bit for any value; it
-        pays where kernel rows are most of a fit's time (many thousands of
-        points) on otherwise idle cores. Only ``solver='fan'``.
+        Threads that fill each long kernel row of dense points and, with
+        shrinking, share each iteration's passes over many active points
+        (scikit-learn's meaning: None is one, -1 every core). The fit is the
+        same to the bit for any value; it pays from several thousand points on
+        otherwise idle cores. Only ``solver='fan'``.
     random_state : int, RandomState or None
         Seeds the internal validation split.
     class_weight : dict, 'balanced' or None

@@ -83,8 +83,9 @@ class SolverParams:
     the bounded points that cannot enter the next working pair
     (:mod:`esmo.solver.shrinking`): the iterations of ``SVC()``, where
     ``shrinking=False`` takes those of ``SVC(shrinking=False)``. ``n_jobs``
-    threads fill each long kernel row (:mod:`esmo.solver.row_cache`); the run is
-    the same to the bit for any ``n_jobs``.
+    threads fill each long kernel row of dense points (:mod:`esmo.solver.row_cache`)
+    and, with shrinking, share the passes over many active points
+    (:mod:`esmo.solver.working_set`); the run is the same to the bit for any ``n_jobs``.
     """
 
     kernel: str = "rbf"
