@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import ctypes.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 import numba
 import numpy as np
 import pytest
@@ -102,3 +108,38 @@ def test_numba_threads_restores_the_callers_setting():
     assert numba.get_num_threads() == before
     with numba_threads(10_000) as n:  # capped at the machine's threads
         assert n == numba.config.NUMBA_NUM_THREADS
+
+
+_LAUNCH = """
+import sys, numba, numpy as np
+{preload}
+from esmo.solver.params import SolverParams
+from esmo.solver.smo import run_smo
+X = np.random.default_rng(0).normal(size=(60, 3))
+run_smo(X, np.where(X[:, 0] > 0, 1.0, -1.0), SolverParams(n_jobs=2))  # launches the layer
+print(numba.threading_layer())
+"""
+
+
+def _layer_launched(env_update: dict, preload: str = "") -> str:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("NUMBA_THREADING_LAYER")}
+    env.update(env_update)
+    code = _LAUNCH.format(preload=preload)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    return out.stdout.split()[-1]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="numba's OpenMP layer: Linux")
+def test_the_solver_launches_openmp_unless_the_user_chose_a_layer():
+    """numba would take TBB first once a library has loaded it (scikit-learn-intelex does);
+    the solver's short regions run slower there, so esmo puts OpenMP first."""
+    assert _layer_launched({}) == "omp"
+    assert _layer_launched({"NUMBA_THREADING_LAYER": "workqueue"}) == "workqueue"
+    tbb = ctypes.util.find_library("tbb")
+    if tbb is None:
+        tbb = next(iter(Path(sys.prefix).glob("lib/libtbb.so*")), None)
+    if tbb is not None:  # TBB loadable: numba's own priority would take it
+        preload = f"import ctypes; ctypes.CDLL({str(tbb)!r}, mode=ctypes.RTLD_GLOBAL)"
+        assert _layer_launched({}, preload) == "omp"
+        assert _layer_launched({"NUMBA_THREADING_LAYER": "tbb"}, preload) == "tbb"
