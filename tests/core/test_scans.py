@@ -14,8 +14,8 @@ import pytest
 from esmo.solver.scans import (
     FEWEST_FOR_LANES,
     LANES,
+    in_order,
     last_argmin,
-    last_argmin_in_order,
     max_of,
     merge_parts,
 )
@@ -69,7 +69,7 @@ def test_last_argmin_is_the_loops_choice_and_counts_its_ties(seed: int) -> None:
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_last_argmin_in_order_is_the_loops_choice_in_that_order(seed: int) -> None:
+def test_the_scan_in_order_is_the_loops_choice_in_that_order(seed: int) -> None:
     """Shrinking's case: the points visited in a permuted order, those outside it NaN."""
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 1200))
@@ -77,7 +77,8 @@ def test_last_argmin_in_order_is_the_loops_choice_in_that_order(seed: int) -> No
     order = rng.permutation(n)
     count = int(rng.integers(0, n + 1))
     values[order[count:]] = np.nan
-    assert last_argmin_in_order(values, order, count) == loop_argmin(values, order[:count])
+    position, ties = last_argmin(values, n)
+    assert in_order(values, order, count, position, ties) == loop_argmin(values, order[:count])
 
 
 @pytest.mark.parametrize("seed", range(20))

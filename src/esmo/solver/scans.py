@@ -13,7 +13,7 @@ last positions that hold it; NaN (no candidate) compares false, in every lane
 as in one loop. Values that compare equal (``-0.0`` and ``0.0`` too) count as
 ties: a caller that visits the points in another order than their positions
 (LIBSVM's order of the active points under shrinking) looks again in that
-order when there are several (:func:`last_argmin_in_order`). Scans of ranges
+order when there are several (:func:`in_order`). Scans of ranges
 run on threads merge the same way (:func:`merge_parts`).
 """
 
@@ -74,20 +74,14 @@ def argmin_on(values, start, count, low, position, n_ties):
 
 
 @jit
-def last_argmin_in_order(values, order, count):
+def in_order(values, order, count, position, ties):
     """The point of ``order[:count]`` that a scan visiting them in turn keeps: the last minimum; -1 if none.
 
-    ``values`` is indexed by the point. A single minimum is found in lanes over
-    all the points (the points outside ``order[:count]`` NaN); ties are
+    ``values`` is indexed by the point (the points outside ``order[:count]``
+    NaN); ``(position, ties)`` is :func:`last_argmin`'s over all of them (or
+    :func:`merge_parts`'). A single minimum is that position; ties are
     resolved by the scan in ``order``.
     """
-    position, ties = last_argmin(values, values.shape[0])
-    return in_order(values, order, count, position, ties)
-
-
-@jit
-def in_order(values, order, count, position, ties):
-    """:func:`last_argmin_in_order` from the scan by position: its ``(position, ties)``."""
     if ties <= 1:
         return position
     low, best = np.inf, -1
