@@ -112,9 +112,10 @@ def test_iterations_equal_libsvm_where_the_blas_build_decides(libsvm_mirror, con
     assert table.esmo_fit(X, y, **params).n_iter_ == table.libsvm(X, y, **params).n_iter_[0]
 
 
-@pytest.mark.parametrize("row", [row for row in ROWS if row["shrinking"]], ids=_row_id)
+@pytest.mark.parametrize("row", ROWS, ids=_row_id)
 def test_iterations_equal_libsvm_with_the_passes_in_parts(libsvm_mirror, row, monkeypatch):
-    """Two threads, the passes over many active points in two ranges at any size: the same path.
+    """Two threads, the passes over many active points (every point without shrinking) in two
+    ranges at any size: the same path.
 
     Dense points: the row store of sparse ones holds one thread, and so its passes.
     """

@@ -84,7 +84,7 @@ class SolverParams:
     (:mod:`esmo.solver.shrinking`): the iterations of ``SVC()``, where
     ``shrinking=False`` takes those of ``SVC(shrinking=False)``. ``n_jobs``
     threads fill each long kernel row of dense points (:mod:`esmo.solver.row_cache`)
-    and, with shrinking, share the passes over many active points
+    and share the passes over many active points (every point without shrinking)
     (:mod:`esmo.solver.working_set`); the run is the same to the bit for any ``n_jobs``.
     """
 

@@ -183,7 +183,8 @@ def smo_loop(
     (:func:`finish_shrinking` rebuilds it). From ``view_from`` points on, the
     passes over few active points read them side by side
     (:mod:`esmo.solver.active_view`). The passes over many active points run
-    in ``parts`` ranges at once (threads), the same pairs for any ``parts``.
+    in ``parts`` ranges at once (threads), the same pairs for any ``parts``,
+    shrinking or not.
     """
     n = y.shape[0]
     m = tr.y_eval.shape[0]
@@ -196,7 +197,12 @@ def smo_loop(
     low_val = np.empty(n)
     n_iter, n_free = counts[N_ITER], counts[N_FREE]
     n_active, counter, unshrunk = counts[ACTIVE_SIZE], counts[SHRINK_COUNTER], counts[UNSHRUNK]
-    is_active = np.empty(n if shrinking else 0, dtype=np.bool_)
+    # without shrinking every point is active, in index order: the passes over them all run
+    # in parts through the active points' passes, which then pick select_j's pairs
+    all_in_parts = not shrinking and parts > 1
+    is_active = np.empty(n if shrinking or all_in_parts else 0, dtype=np.bool_)
+    if all_in_parts:
+        is_active[:] = True
     # the active points side by side (esmo.solver.active_view); while it is open its
     # gradient is the one the passes update, written back before G is read
     may_view = shrinking and not need_mdl and n >= view_from
@@ -254,7 +260,7 @@ def smo_loop(
             Ki_view = view_row(view, i, Ki, -1) if viewing else Ki
         if viewing:
             j, Gmax2 = select_j_view(Gmax, QD[i], Ki_view, view, scratch, low_val)
-        elif shrinking:
+        elif shrinking or all_in_parts:
             j, Gmax2 = select_j_active(
                 Gmax, QD[i], Ki, y, G, QD, status, low_excluded, scratch, low_val, active,
                 n_active, is_active, parts,
@@ -326,7 +332,7 @@ def smo_loop(
                 i, Gmax, lb = update_gradient_with_bounds(G, y, Ki, Kj, ci, cj, status)
                 rho = rho_from_bounds(Gmax, lb)
         else:
-            if shrinking:
+            if shrinking or all_in_parts:
                 # the description length reads every point's gradient: all of them move
                 i, Gmax = update_gradient_active(
                     G, y, Ki, Kj, ci, cj, status, up_excluded, scratch, active, n_active,
