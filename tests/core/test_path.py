@@ -11,6 +11,7 @@ from sklearn.model_selection import KFold, StratifiedKFold
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators.smo_classifier import SMOClassifier
+from esmo.solver import active_view
 from esmo.solver.kernels import feature_order_kernel_matrix, kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.row_cache import count_afresh, stored_sums
@@ -59,6 +60,17 @@ def test_the_cold_path_is_separate_fits(problem, early_stopping, shrinking):
     np.testing.assert_array_equal(path.scores, scores)
     assert path.stopped_early.any() == (early_stopping is not None)
     assert path.best_C == CS[np.argmax(scores.mean(axis=1))]
+
+
+def test_the_cold_path_reads_its_gathered_rows_where_the_active_view_opens(problem, monkeypatch):
+    """With the view open at any size, the path's fits read their resident rows at the view's
+    points where separate fits compute them from the features: the same fits and scores."""
+    monkeypatch.setattr(active_view, "VIEW_MIN_POINTS", 0)
+    X, y = problem
+    scores, n_iter = separate_fits(X, y, None)
+    path = fit_path(X, y, CS, 0.5, warm_start=False)
+    np.testing.assert_array_equal(path.n_iter, n_iter)
+    np.testing.assert_array_equal(path.scores, scores)
 
 
 def test_sparse_points_give_the_dense_path(problem):
