@@ -14,7 +14,7 @@ from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.solver import active_view
 from esmo.solver.kernels import feature_order_kernel_matrix, kernel_matrix
 from esmo.solver.params import SolverParams
-from esmo.solver.row_cache import count_afresh, stored_sums
+from esmo.solver.row_cache import ROWS_COMPUTED, count_afresh, stored_sums
 from esmo.solver.shared_kernel import SharedKernel, shared_kernel_mb
 from esmo.solver.smo import run_smo
 from esmo.tuning.path import fit_path, scaled_state
@@ -32,7 +32,7 @@ def problem():
     return X, y
 
 
-def separate_fits(X, y, early_stopping, **params):
+def separate_fits(X, y, early_stopping, gamma=0.5, **params):
     """scikit-learn-style: one SMOClassifier per (C, fold), scored on the held-out fold."""
     folds = list(StratifiedKFold(5).split(X, y))
     scores, n_iter = np.empty((len(CS), 5)), np.empty((len(CS), 5), np.int64)
@@ -42,7 +42,7 @@ def separate_fits(X, y, early_stopping, **params):
                   validation_interval=ES.interval, es_evaluation="incremental")  # fmt: skip
     for c, C in enumerate(CS):
         for k, (train, held_out) in enumerate(folds):
-            model = SMOClassifier(C=C, gamma=0.5, **es, **params)
+            model = SMOClassifier(C=C, gamma=gamma, **es, **params)
             val = {"X_val": X[held_out], "y_val": y[held_out]} if es else {}
             model.fit(X[train], y[train], **val)
             scores[c, k], n_iter[c, k] = model.score(X[held_out], y[held_out]), model.n_iter_
@@ -63,14 +63,23 @@ def test_the_cold_path_is_separate_fits(problem, early_stopping, shrinking):
 
 
 def test_the_cold_path_reads_its_gathered_rows_where_the_active_view_opens(problem, monkeypatch):
-    """With the view open at any size, the path's fits read their resident rows at the view's
-    points where separate fits compute them from the features: the same fits and scores."""
+    """With the view open at any size (it opens here at gamma 0.05 and C >= 8), the path's
+    fits take the view's rows out of their gathers, where separate fits compute them at the
+    view's points: the same fits and scores."""
     monkeypatch.setattr(active_view, "VIEW_MIN_POINTS", 0)
     X, y = problem
-    scores, n_iter = separate_fits(X, y, None)
-    path = fit_path(X, y, CS, 0.5, warm_start=False)
+    scores, n_iter = separate_fits(X, y, None, gamma=0.05)
+    path = fit_path(X, y, CS, 0.05, warm_start=False)
     np.testing.assert_array_equal(path.n_iter, n_iter)
     np.testing.assert_array_equal(path.scores, scores)
+    # one such fit: no row computed on the gather, the run of a store of its own
+    signs, train = np.where(y == "yes", 1.0, -1.0), np.arange(40, 240)
+    params = SolverParams(kernel="rbf", gamma=0.05, C=64.0)
+    rows = SharedKernel(X, "rbf", 0.05).rows(train, train[:0], params)
+    on_gather, _ = run_smo(X[train], signs[train], params, rows=rows)
+    own, _ = run_smo(X[train], signs[train], params)
+    assert rows.clock[ROWS_COMPUTED] == 0 and on_gather.n_iter == own.n_iter
+    np.testing.assert_array_equal(on_gather.alpha, own.alpha)
 
 
 def test_sparse_points_give_the_dense_path(problem):

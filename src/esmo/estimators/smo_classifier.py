@@ -147,9 +147,8 @@ class SMOClassifier(SVMClassifierBase):
         ``solver='fan'``; the reference solvers never shrink.
     n_jobs : int or None
         Threads that fill each long kernel row of dense points and share
-        each iteration's passes over many active points (every point without
-        shrinking)
-        (scikit-learn's meaning: None is one, -1 every core). The fit is the
+        each iteration's passes over many active points, or over every point
+        without shrinking (scikit-learn's meaning: None is one, -1 every core). The fit is the
         same to the bit for any value; it pays from several thousand points on
         otherwise idle cores. Only ``solver='fan'``.
     random_state : int, RandomState or None

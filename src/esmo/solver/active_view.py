@@ -143,7 +143,8 @@ def computed_features(rows):
 def _computed_features_impl(rows):
     if not isinstance(rows.types[rows.fields.index("X_all")], types.Array):
         return lambda rows: 0  # sparse points: rows gathered from the store
-    # a resident store (a search's gather of one kernel matrix) holds every row: read there
+    # a resident store (a search's gather of one kernel matrix) holds every row, so the view
+    # never computes one: no features to gather at each refresh
     return lambda rows: 0 if rows.blas or rows.resident else rows.XT.shape[0]
 
 
