@@ -19,7 +19,9 @@ spaced over the benchmark's box [2^-10, 2^10]; CPU seconds, all threads):
   unit of "single-fit equivalents").
 
 ``single``, ``warm``, ``seed``, the wall-time line and the early-stopping
-line keep the fewest seconds of three runs; the rest run once.
+line keep the fewest seconds of ``--repeats`` runs (default 3); the rest run
+once. Early stopping's price is a few percent of the path, about as much as one
+run's noise: more repeats read it more steadily.
 
 A second line per dataset counts the fits the active-set rounds gave and each
 path's SMO iterations; a third gives wall seconds of the warm path on one
@@ -34,7 +36,8 @@ last line per dataset prices early stopping that never triggers (patience
 the seeded path without, the same iterations.
 
 Usage: ``python benchmarks/bench_path.py [--mirror DIR] [--datasets a1a w1a ...]
-[--n-cs 50] [--rows N] [--early-stopping P] [--interval R] [--n-jobs J] [--skip-grid]``.
+[--n-cs 50] [--rows N] [--early-stopping P] [--interval R] [--n-jobs J] [--repeats K]
+[--skip-grid]``.
 """
 
 from __future__ import annotations
@@ -118,6 +121,7 @@ def grid_svc(X, y, Cs, gamma):
 
 
 def main() -> None:
+    global REPEATS
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mirror", type=Path, default=DEFAULT_MIRROR)
     parser.add_argument("--datasets", nargs="+", default=["german.numer", "a1a", "w1a"])
@@ -127,7 +131,9 @@ def main() -> None:
     parser.add_argument("--interval", type=int, default=None, metavar="R")
     parser.add_argument("--n-jobs", type=int, default=2, help="threads of the wall-time line")
     parser.add_argument("--skip-grid", action="store_true", help="no GridSearchCV(SVC)")
+    parser.add_argument("--repeats", type=int, default=REPEATS, help="runs of each cheap timing")
     args = parser.parse_args()
+    REPEATS = args.repeats  # read by fewest() and the timings built on it
     Cs = 2.0 ** np.linspace(-10, 10, args.n_cs)
     interval = args.interval or (1 if args.early_stopping else 64)
     es = EarlyStopping(args.early_stopping, 0.0, interval) if args.early_stopping else None
