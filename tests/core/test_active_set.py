@@ -16,6 +16,7 @@ from esmo.solver import active_set
 from esmo.solver.kernels import kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.reference import dual_objective
+from esmo.solver.rho import FREE, LOWER
 from esmo.solver.smo import run_smo
 from esmo.tuning.path import fit_path, scaled_state
 
@@ -195,3 +196,26 @@ def test_a_start_too_costly_to_factor_hands_the_fit_back(problem):
     free = int((start.status == 1).sum())
     assert not active_set.sync_factor(*parts, K, y, start.status.copy(), free**3 - 1.0)
     assert active_set.sync_factor(*parts, K, y, start.status.copy(), float(free**3))
+
+
+def test_a_round_frees_the_deepest_violators_first(problem):
+    """Of the bounded points that violate, a round frees ``FREED_AT_LEAST`` (an empty
+    factor), the deepest by numpy's sort of the same quantity, ties to the lower index."""
+    _, y, K = problem
+    n, b, C = len(y), 0.1, 1.0
+    rng = np.random.default_rng(4)
+    G = rng.uniform(-2.0, 0.5, size=n)
+    h = G + b * y  # every point at zero: its KKT quantity, negative where it violates
+    last, first_left = np.argsort(h)[active_set.FREED_AT_LEAST - 1 : active_set.FREED_AT_LEAST + 1]
+    G[first_left] = h[last] - b * y[first_left]  # a tie at the cut: the lower index goes free
+    h = G + b * y
+    order = np.lexsort((np.arange(n), h))  # by depth, then by index
+    assert (h < -0.5 * TOL).sum() > 2 * active_set.FREED_AT_LEAST
+    factor = active_set.Factor(n, active_set.MAX_FREE)
+    parts = (factor.L, factor.members, factor.position, factor.held, factor.size)
+    status = np.full(n, LOWER, dtype=np.int8)
+    moved = active_set.change_statuses(*parts, K, y, np.zeros(n), G, status, C, b, TOL, 1e12)
+    assert moved == active_set.FREED_AT_LEAST
+    freed = np.flatnonzero(status == FREE)
+    np.testing.assert_array_equal(freed, np.sort(order[: active_set.FREED_AT_LEAST]))
+    np.testing.assert_array_equal(np.sort(factor.members[: factor.size[0]]), freed)
