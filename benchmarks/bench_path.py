@@ -21,8 +21,9 @@ spaced over the benchmark's box [2^-10, 2^10]; CPU seconds, all threads):
 ``single``, ``warm``, ``seed``, the wall-time line and the early-stopping
 line keep the fewest seconds of ``--repeats`` runs (default 3); the rest run
 once. Early stopping's price is a few percent of the path, about as much as one
-run's noise: its line times the seeded path with and without it in turns
-(one of each per round), and more repeats read it more steadily.
+run's noise: without ``--early-stopping`` the seeded path is timed in turns with
+early stopping that never triggers (one of each per round), and more repeats
+read it more steadily.
 
 A second line per dataset counts the fits the active-set rounds gave and each
 path's SMO iterations; a third gives wall seconds of the warm path on one
@@ -98,23 +99,22 @@ def separate_fits(X, y, Cs, gamma, es: EarlyStopping | None):
     return scores, n_iter
 
 
-def fewest(clock, function, *args, **kwargs):
-    """``function``'s result and the fewest seconds ``clock`` counted over :data:`REPEATS` runs."""
-    runs = [timed(clock, function, *args, **kwargs) for _ in range(REPEATS)]
-    return runs[-1][0], min(seconds for _, seconds in runs)
-
-
-def alternated(*calls):
-    """Each call's result and its fewest CPU seconds over :data:`REPEATS` rounds, the calls
-    taking turns within a round: a drift in the machine's speed then moves them alike
-    (a price of a few percent is measured as a ratio of two such timings)."""
+def alternated(clock, *calls):
+    """Each call's last result and the fewest seconds ``clock`` counted for it over
+    :data:`REPEATS` rounds, the calls taking turns within a round: a drift in the machine's
+    speed then moves them alike (early stopping's price, a few percent, is a ratio of two)."""
     seconds: list[list[float]] = [[] for _ in calls]
     results: list = [None] * len(calls)
     for _ in range(REPEATS):
         for k, call in enumerate(calls):
-            results[k], spent = cpu(call)
+            results[k], spent = timed(clock, call)
             seconds[k].append(spent)
     return [(result, min(spent)) for result, spent in zip(results, seconds, strict=True)]
+
+
+def fewest(clock, function, *args, **kwargs):
+    """``function``'s result and the fewest seconds ``clock`` counted over :data:`REPEATS` runs."""
+    return alternated(clock, functools.partial(function, *args, **kwargs))[0]
 
 
 def least_cpu(function, *args, **kwargs):
@@ -168,9 +168,14 @@ def main() -> None:
         gamma = 1.0 / X.shape[1]
         single = single_fits(X, y, Cs, gamma)
         warm, t_warm = least_cpu(fit_path, X, y, Cs, gamma, FOLDS, early_stopping=es)
-        seed, t_seed = least_cpu(
-            fit_path, X, y, Cs, gamma, FOLDS, active_set=False, early_stopping=es
-        )
+        seeded = functools.partial(fit_path, X, y, Cs, gamma, FOLDS, active_set=False)
+        if es is None:  # timed in turns with early stopping that never triggers: its price
+            never = EarlyStopping(10**9, 0.0, interval)
+            (seed, t_seed), (tracked, t_tracked) = alternated(
+                time.process_time, seeded, functools.partial(seeded, early_stopping=never)
+            )
+        else:
+            seed, t_seed = least_cpu(seeded, early_stopping=es)
         cold, t_cold = cpu(fit_path, X, y, Cs, gamma, FOLDS, warm_start=False, early_stopping=es)
         (scores, n_iter), t_sep = cpu(separate_fits, X, y, Cs, gamma, es)
         equal = np.array_equal(scores, cold.scores) and np.array_equal(n_iter, cold.n_iter)
@@ -204,15 +209,10 @@ def main() -> None:
             flush=True,
         )
         if es is None:
-            never = EarlyStopping(10**9, 0.0, interval)
-            seeded = functools.partial(fit_path, X, y, Cs, gamma, FOLDS, active_set=False)
-            (plain, t_plain), (tracked, t_tracked) = alternated(
-                seeded, functools.partial(seeded, early_stopping=never)
-            )
-            same = np.array_equal(tracked.n_iter, plain.n_iter)
+            same = np.array_equal(tracked.n_iter, seed.n_iter)
             print(
                 f"{'':>13} early stopping that never triggers (interval {interval}): "
-                f"{t_tracked:.2f} s against {t_plain:.2f} s, {t_tracked / t_plain:.3f} x the "
+                f"{t_tracked:.2f} s against {t_seed:.2f} s, {t_tracked / t_seed:.3f} x the "
                 f"seeded path; same iterations: {same}",
                 flush=True,
             )
