@@ -12,7 +12,7 @@ from sklearn.model_selection import KFold, StratifiedKFold
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.solver import active_view
-from esmo.solver.kernels import feature_order_kernel_matrix, kernel_matrix
+from esmo.solver.kernels import FeatureOrderRows, feature_order_kernel_matrix, kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.row_cache import ROWS_COMPUTED, count_afresh, stored_sums
 from esmo.solver.shared_kernel import SharedKernel, shared_kernel_mb
@@ -114,11 +114,17 @@ def test_folds_on_two_threads_give_the_same_path(problem, early_stopping):
 
 
 def test_kernel_values_are_counted_once(problem):
-    """The matrix of all n points once, and each fold's held-out x training block."""
+    """The matrix of all n points once, and each fold's held-out values of the points that are
+    a support vector at some C: the union of the separate fits' support vectors."""
     X, y = problem
-    path = fit_path(X, y, CS, 0.5)
-    folds = StratifiedKFold(5).split(X, y)
-    assert path.kernel_evaluations == 240 * 240 + sum(len(t) * len(h) for t, h in folds)
+    path = fit_path(X, y, CS, 0.5, warm_start=False)
+    held_out_values = 0
+    for train, held_out in StratifiedKFold(5).split(X, y):
+        fits = [SMOClassifier(C=C, gamma=0.5).fit(X[train], y[train]) for C in CS]
+        ever = np.unique(np.concatenate([model.support_ for model in fits]))
+        assert 0 < len(ever) < len(train)  # some points never are: the count is not the block
+        held_out_values += len(ever) * len(held_out)
+    assert path.kernel_evaluations == 240 * 240 + held_out_values
 
 
 def test_the_shared_matrix_is_the_kernel(problem):
@@ -144,15 +150,22 @@ def test_a_warm_starts_validation_sums_are_read_from_the_gather(problem):
 
 @pytest.mark.parametrize("kernel", ["rbf", "linear"])
 @pytest.mark.parametrize("form", [np.asarray, sp.csr_matrix])
-def test_held_out_values_are_the_sums_the_shared_matrix_rounds(problem, kernel, form):
-    """The scores' float64 values, rounded to float32, are the shared matrix's to the bit;
-    they are the kernel (a BLAS product) up to the summation order."""
-    X = form(problem[0])
+@pytest.mark.parametrize("binary", [False, True], ids=["real", "binary"])
+def test_held_out_values_are_the_sums_the_shared_matrix_rounds(problem, kernel, form, binary):
+    """The scores' float64 values, rounded to float32, are the shared matrix's to the bit,
+    whole or a few rows at a time (binary features: read from the exp table); they are the
+    kernel (a BLAS product) up to the summation order."""
+    dense = (problem[0] > 0).astype(float) if binary else problem[0]
+    X = form(dense)
     train, held_out = np.arange(30, 240), np.arange(30)
     K = feature_order_kernel_matrix(X[train], X[held_out], kernel, 0.5)
     shared = SharedKernel(X, kernel, 0.5)
     np.testing.assert_array_equal(K.astype(np.float32), shared.matrix[np.ix_(train, held_out)])
-    dense = problem[0]
+    some = np.array([5, 0, 177])
+    part = FeatureOrderRows(X[train], X[held_out], kernel, 0.5).rows(some)
+    np.testing.assert_array_equal(
+        part.astype(np.float32), shared.matrix[np.ix_(train[some], held_out)]
+    )
     np.testing.assert_allclose(
         K, kernel_matrix(dense[train], dense[held_out], kernel, 0.5), rtol=1e-13, atol=1e-15
     )

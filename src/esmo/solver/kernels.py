@@ -72,58 +72,69 @@ def feature_order_kernel_matrix(A: Any, B: Any, kernel: str, gamma: float = 1.0)
     (:func:`rbf_exponents`, :func:`exp_nonpositive`) on squared norms summed in
     feature order (:func:`squared_norms`).
     """
-    check_kernel(kernel, gamma)
-    if sparse.is_sparse(A) or sparse.is_sparse(B):
-        A, B = sparse.csr_of(A, "A"), sparse.csr_of(B, "B")
-    else:
-        A = np.ascontiguousarray(A, dtype=np.float64)
-        B = np.ascontiguousarray(B, dtype=np.float64)
-    if A.ndim != 2 or B.ndim != 2 or A.shape[1] != B.shape[1]:
-        raise ValueError(
-            "kernel_matrix needs two 2-D arrays with the same number of columns, got shapes "
-            f"{A.shape} and {B.shape}."
+    return FeatureOrderRows(A, B, kernel, gamma).rows(None)
+
+
+class FeatureOrderRows:
+    """Rows of :func:`feature_order_kernel_matrix` ``(A, B)`` for any subset of ``A``'s points.
+
+    ``B``'s side (its points feature by feature, squared norms, and the exp
+    table of integer features, sized for ``A`` and ``B`` whole) is prepared
+    once, so a caller can compute the rows it needs as it comes to need them,
+    at a cost per row of its point's nonzero features: each value the same to
+    the bit as in the whole matrix. A dot product sums over the row point's
+    nonzero features in feature order; over the column point's it is the same
+    sum, as the terms either leaves out are zeros.
+    """
+
+    def __init__(self, A: Any, B: Any, kernel: str, gamma: float = 1.0) -> None:
+        check_kernel(kernel, gamma)
+        if sparse.is_sparse(A) or sparse.is_sparse(B):
+            A, B = sparse.csr_of(A, "A"), sparse.csr_of(B, "B")
+        else:
+            A = np.ascontiguousarray(A, dtype=np.float64)
+            B = np.ascontiguousarray(B, dtype=np.float64)
+        if A.ndim != 2 or B.ndim != 2 or A.shape[1] != B.shape[1]:
+            raise ValueError(
+                "kernel_matrix needs two 2-D arrays with the same number of columns, got shapes "
+                f"{A.shape} and {B.shape}."
+            )
+        self.code, self.gamma = KERNELS.index(kernel), gamma
+        self.sq_a = squared_norms(A) if self.code == 1 else np.empty(0)
+        self.sq_b = squared_norms(B) if self.code == 1 else np.empty(0)
+        self.table = (
+            integer_distance_table([A, B], np.concatenate([self.sq_a, self.sq_b]), gamma)
+            if self.code == 1
+            else np.empty(0)
         )
-    code = KERNELS.index(kernel)
-    sq_a = squared_norms(A) if code == 1 else np.empty(0)
-    sq_b = squared_norms(B) if code == 1 else np.empty(0)
-    table = (
-        integer_distance_table([A, B], np.concatenate([sq_a, sq_b]), gamma)
-        if code == 1
-        else np.empty(0)
-    )
-    if sparse.is_sparse(A):
-        A, B = sparse.shared_features([A, B])
-        points, cols = sparse.csr_points(B), sparse.feature_major([A])
-    else:
-        points, cols = B, np.ascontiguousarray(A.T)
-    return _kernel_columns(points, cols, A.shape[0], B.shape[0], sq_b, sq_a, code, gamma, table)
+        if sparse.is_sparse(A):
+            A, B = sparse.shared_features([A, B])
+            self.points, self.cols = sparse.csr_points(A), sparse.feature_major([B])
+        else:
+            self.points, self.cols = A, np.ascontiguousarray(B.T)
+        self.n_a, self.n_b = A.shape[0], B.shape[0]
 
-
-#: support vectors whose kernel columns are computed before they are written into ``K``
-_COLUMN_BLOCK = 64
+    def rows(self, index: np.ndarray | None) -> np.ndarray:
+        """``K[index]`` (every row for None): ``len(index)`` by ``B``'s points, float64."""
+        index = np.arange(self.n_a) if index is None else np.asarray(index, dtype=np.int64)
+        return _kernel_rows(
+            self.points, self.cols, index, self.n_b, self.sq_a, self.sq_b, self.code, self.gamma,
+            self.table,
+        )  # fmt: skip
 
 
 @jit
-def _kernel_columns(B, A_cols, n_a, n_b, sq_b, sq_a, kernel_code, gamma, table):
-    """``K[a, b]`` for the ``n_b`` points ``B`` against the ``n_a`` column points ``A_cols``.
-
-    The columns of a block of ``B``'s points are computed, then written into
-    ``K`` row by row, so the writes run along ``K``'s rows (RBF values:
-    :func:`rbf_values`).
-    """
-    K = np.empty((n_a, n_b))
-    block = np.empty((_COLUMN_BLOCK, n_a))
-    for first in range(0, n_b, _COLUMN_BLOCK):
-        size = min(_COLUMN_BLOCK, n_b - first)
-        for j in range(size):
-            dots = point_dots(B, A_cols, first + j, 0, n_a)
-            if kernel_code == 1:
-                rbf_values(dots, sq_b[first + j], sq_a, 0, gamma, table, dots)
-            block[j] = dots
-        for a in range(n_a):
-            row = K[a, first : first + size]
-            for j in range(size):
-                row[j] = block[j, a]
+def _kernel_rows(A, B_cols, index, n_b, sq_a, sq_b, kernel_code, gamma, table):
+    """``K[r] = k(a_index[r], B)``: each row's dot products over its point's nonzero features
+    (:func:`point_dots`), then its RBF values (:func:`rbf_values`)."""
+    K = np.empty((index.shape[0], n_b))
+    for r in range(index.shape[0]):
+        a = index[r]
+        dots = point_dots(A, B_cols, a, 0, n_b)
+        if kernel_code == 1:
+            rbf_values(dots, sq_a[a], sq_b, 0, gamma, table, K[r])
+        else:
+            K[r] = dots
     return K
 
 

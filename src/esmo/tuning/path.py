@@ -5,7 +5,8 @@ len(Cs)`` SVMs, each computing its own kernel values, although the values
 depend on neither ``C`` nor the fold. :func:`fit_path` computes the kernel
 matrix of the whole training set once (:class:`~esmo.solver.shared_kernel.SharedKernel`)
 and every fit reads gathers of it; each fold's held-out kernel values, which
-its scores (and its early stopping) read, are computed once per fold too. Along
+its scores (and its early stopping) read, are computed once per fold too (the
+scores' for the points that are ever support vectors, when first they are). Along
 the ascending ``Cs``, each fit may start from the last one's final state with
 its alphas scaled by the ratio of the two ``C`` (``warm_start``; DeCoste and
 Wagstaff's alpha seeding): scaling keeps them feasible (``y'a = 0``, inside the
@@ -49,7 +50,7 @@ from threadpoolctl import threadpool_limits
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators.base import check_classes, encode_labels, resolve_gamma, resolve_n_jobs
 from esmo.solver import active_set, row_memory
-from esmo.solver.kernels import feature_order_kernel_matrix
+from esmo.solver.kernels import FeatureOrderRows
 from esmo.solver.params import SolverParams
 from esmo.solver.predictions import decisions_from_rows
 from esmo.solver.rho import UPPER
@@ -68,7 +69,8 @@ class CVPath:
     otherwise), ``objective`` (the dual objective each fit ends at) and
     ``stopped_early`` have one row per ``C`` (ascending) and one column per
     fold. ``kernel_evaluations`` counts every kernel value
-    the path computed: the shared matrix once, and each fold's held-out block.
+    the path computed: the shared matrix once, and each fold's held-out values
+    of the points that were ever support vectors (:class:`HeldOutRows`).
     ``fit_seconds`` holds each fit's CPU seconds (its run and its score, on its
     fold's thread) and ``seconds`` the whole path's (every thread), the shared
     matrix included.
@@ -231,10 +233,7 @@ def _fold_path(
     grouping = np.argsort(-signs[train], kind="stable")  # LIBSVM's grouping by class
     order = train[grouping]
     X_fit, y_fit, y_out = X[order], signs[order], signs[held_out]
-    # the scores' kernel values, a row per training point: a fit reads its support vectors' rows;
-    # the float64 sums the shared matrix rounds (at a sparse cost: a BLAS product took twice
-    # as long on w1a)
-    K_out = feature_order_kernel_matrix(X[train], X[held_out], base.kernel, base.gamma)
+    K_out = HeldOutRows(X[train], X[held_out], base.kernel, base.gamma)
     fold_rows = shared.rows(order, held_out if configs else held_out[:0], base)
     run: dict[str, Any] = {"rows": fold_rows}
     if configs is not None:
@@ -274,8 +273,36 @@ def _fold_path(
         out["scores"][c] = _held_out_accuracy(K_out, grouping, y_fit, result, y_out)
         out["fit_seconds"][c] = time.thread_time() - fit_start
     row_memory.give_back(fold_rows.data)  # read by no fit any more: the next fold's gather
-    out["values"] = K_out.size
+    out["values"] = K_out.evaluations
     return out
+
+
+class HeldOutRows:
+    """A fold's kernel values at its held-out points, a row per training point, for the scores.
+
+    The float64 sums the shared matrix rounds (at a sparse cost: a BLAS
+    product took twice as long on w1a). A row is computed the first time its
+    point is a support vector, as a score reads no other: over w1a's 50 values
+    of C a fold's support vectors are a fifth of its points.
+    """
+
+    def __init__(self, X_train: Any, X_out: Any, kernel: str, gamma: float) -> None:
+        self.kernel = FeatureOrderRows(X_train, X_out, kernel, gamma)
+        self.values = np.empty((X_train.shape[0], X_out.shape[0]))  # rows never read stay unset
+        self.filled = np.zeros(X_train.shape[0], dtype=bool)
+
+    def covering(self, coef: np.ndarray) -> np.ndarray:
+        """The rows, with those of the points whose ``coef`` is not 0 computed."""
+        new = np.flatnonzero((coef != 0.0) & ~self.filled)
+        if new.size:
+            self.values[new] = self.kernel.rows(new)
+            self.filled[new] = True
+        return self.values
+
+    @property
+    def evaluations(self) -> int:
+        """Kernel values computed so far."""
+        return int(self.filled.sum()) * self.values.shape[1]
 
 
 def scaled_state(state: SolverState, y: np.ndarray, ratio: float, C: float) -> SolverState:
@@ -297,11 +324,11 @@ def scaled_state(state: SolverState, y: np.ndarray, ratio: float, C: float) -> S
 
 
 def _held_out_accuracy(
-    K_out: np.ndarray, grouping: np.ndarray, y_fit: np.ndarray, result: Any, y_out: np.ndarray
+    K_out: HeldOutRows, grouping: np.ndarray, y_fit: np.ndarray, result: Any, y_out: np.ndarray
 ) -> float:
     """The held-out accuracy ``SMOClassifier.score`` gives (its decision values up to the summation order)."""
     coef = np.empty_like(result.alpha)
     coef[grouping] = -result.alpha * y_fit  # back to the fold's order
-    f = decisions_from_rows(K_out, coef, result.rho)  # SVC's orientation
+    f = decisions_from_rows(K_out.covering(coef), coef, result.rho)  # SVC's orientation
     predicted = np.where(f >= 0, -1, 1)  # classes[1] (sign -1) where f >= 0
     return float(np.mean(predicted == y_out))
