@@ -47,7 +47,7 @@ from esmo.solver.compile import jit
 from esmo.solver.result import SolverResult
 from esmo.solver.rho import FREE, LOWER, UPPER, calculate_rho
 from esmo.solver.shrinking import update_G_bar
-from esmo.solver.state import SolverState, seeded_state
+from esmo.solver.state import SolverState, scaled_alphas, seeded_arrays
 
 #: outcomes of :func:`solve_statuses`
 CONVERGED, TOO_MANY_ROUNDS, TOO_MANY_FREE, NO_FREE_POINT, CHECK_FAILED, TOO_MUCH_WORK = range(6)
@@ -108,18 +108,76 @@ def solve(
     SMO iterations.
     """
     alpha, G, status = start.alpha.copy(), start.G.copy(), start.status.copy()
-    parts = (factor.L, factor.members, factor.position, factor.held, factor.size)
-    budget = max(WORK_LIMIT * float(y.shape[0]) ** 2, WORK_FLOOR)
-    if not sync_factor(*parts, K, y, status, budget):
-        return None, 0
-    outcome, rounds = solve_statuses(*parts, K, y, alpha, G, status, C, tol, MAX_ROUNDS, budget)
-    if outcome != CONVERGED:
+    return _result(_fit(*_parts(factor), K, y, alpha, G, status, C, tol, _budget(y)))
+
+
+def solve_scaled(
+    factor: Factor,
+    K: np.ndarray,
+    y: np.ndarray,
+    last: SolverState,
+    ratio: float,
+    C: float,
+    tol: float,
+) -> tuple[SolverResult | None, int]:
+    """:func:`solve` from the last fit's final state scaled by ``ratio`` to ``C`` (alpha
+    seeding, :func:`~esmo.solver.state.scaled_alphas`), in one compiled call.
+
+    A C path makes one per fit: the dozen numpy calls of a scaled state and a
+    result cost as much as the rounds of a fit at small ``C`` (on w1a's path,
+    the Python around the rounds took a fifth of its time).
+    """
+    below = np.nextafter(C, 0.0)
+    out = _scaled_fit(
+        *_parts(factor), K, y, last.alpha, last.G, last.status, ratio, C, below, tol, _budget(y)
+    )
+    return _result(out)
+
+
+def _parts(factor: Factor) -> tuple:
+    return factor.L, factor.members, factor.position, factor.held, factor.size
+
+
+def _budget(y: np.ndarray) -> float:
+    return max(WORK_LIMIT * float(y.shape[0]) ** 2, WORK_FLOOR)
+
+
+def _result(out: tuple) -> tuple[SolverResult | None, int]:
+    """``(result, rounds)`` from what :func:`_fit` returns."""
+    converged, rounds, rho, objective, arrays = out
+    if not converged:
         return None, rounds
+    state = SolverState(*arrays)
+    return SolverResult(state.alpha, rho, 0, False, objective=objective, state=state), rounds
+
+
+@jit(nogil=True)
+def _scaled_fit(L, members, position, held, size, K, y, alpha, G, status, ratio, C, below, tol,
+                budget):  # fmt: skip
+    """:func:`_fit` from the state ``(alpha, G, status)`` scaled to ``C`` (left unchanged)."""
     n = y.shape[0]
-    state = seeded_state(alpha, y, np.full(n, C), -np.ones(n), G + 1.0)
-    rho = float(calculate_rho(y, G, state.status))
-    objective = float(np.dot(alpha, G - 1.0) / 2.0)
-    return SolverResult(alpha, rho, 0, False, objective=objective, state=state), rounds
+    start, Q_times = scaled_alphas(alpha, G, status, ratio, C, below)
+    arrays = seeded_arrays(start, np.full(n, C), -np.ones(n), Q_times)
+    return _fit(L, members, position, held, size, K, y, arrays[0], arrays[1], arrays[2], C, tol,
+                budget)  # fmt: skip
+
+
+@jit(nogil=True)
+def _fit(L, members, position, held, size, K, y, alpha, G, status, C, tol, budget):
+    """The factor synced, then the rounds (``alpha``, ``G``, ``status`` updated in place);
+    ``(converged, rounds, rho, objective, arrays)``, ``arrays`` the final state's
+    (:class:`~esmo.solver.state.SolverState`'s fields, its statuses placed from the alphas)."""
+    n = y.shape[0]
+    outcome, rounds = CHECK_FAILED, 0
+    if sync_factor(L, members, position, held, size, K, y, status, budget):
+        outcome, rounds = solve_statuses(
+            L, members, position, held, size, K, y, alpha, G, status, C, tol, MAX_ROUNDS, budget
+        )
+    arrays = seeded_arrays(alpha, np.full(n, C), -np.ones(n), G + 1.0)
+    if outcome != CONVERGED:
+        return False, rounds, 0.0, 0.0, arrays
+    rho = calculate_rho(y, G, arrays[2])
+    return True, rounds, rho, np.dot(alpha, G - 1.0) / 2.0, arrays
 
 
 @jit(nogil=True)

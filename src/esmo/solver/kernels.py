@@ -117,14 +117,14 @@ class FeatureOrderRows:
     def rows(self, index: np.ndarray | None) -> np.ndarray:
         """``K[index]`` (every row for None): ``len(index)`` by ``B``'s points, float64."""
         index = np.arange(self.n_a) if index is None else np.asarray(index, dtype=np.int64)
-        return _kernel_rows(
+        return feature_order_rows(
             self.points, self.cols, index, self.n_b, self.sq_a, self.sq_b, self.code, self.gamma,
             self.table,
         )  # fmt: skip
 
 
 @jit
-def _kernel_rows(A, B_cols, index, n_b, sq_a, sq_b, kernel_code, gamma, table):
+def feature_order_rows(A, B_cols, index, n_b, sq_a, sq_b, kernel_code, gamma, table):
     """``K[r] = k(a_index[r], B)``: each row's dot products over its point's nonzero features
     (:func:`point_dots`), then its RBF values (:func:`rbf_values`)."""
     K = np.empty((index.shape[0], n_b))

@@ -117,20 +117,50 @@ def seeded_state(
     ``G_bar`` is left to the run that shrinks (``esmo.solver.smo.run_smo``
     computes it when some alpha is at its bound).
     """
-    state = cold_state(p)
-    state.alpha[:] = alpha
-    state.G[:] = p + Q_times
-    _place(state.alpha, upper, state.status, state.free, state.free_at, state.counts)
-    return state
+    arrays = seeded_arrays(
+        np.asarray(alpha, dtype=np.float64), upper, np.asarray(p, dtype=np.float64), Q_times
+    )
+    return SolverState(*arrays)
+
+
+@jit
+def scaled_alphas(alpha, G, status, ratio, C, below):
+    """Alpha seeding for the box ``[0, C]``: the alphas times ``ratio`` and ``Q a`` with them.
+
+    ``alpha``, ``G = Q a - 1`` and ``status`` are a final state's at ``C / ratio``.
+    Scaling keeps ``y'a = 0``, and the bounded alphas at the bound (set to
+    ``C`` exactly); ``Q (r a) = r Q a``, so no kernel value is computed. A
+    free alpha stays at most ``below`` (the float below ``C``), where rounding
+    would lift it to the bound.
+    """
+    n = alpha.shape[0]
+    scaled, Q_times = np.empty(n), np.empty(n)
+    for i in range(n):
+        scaled[i] = C if status[i] == UPPER else min(alpha[i] * ratio, below)
+        Q_times[i] = ratio * (G[i] + 1.0)
+    return scaled, Q_times
+
+
+@jit
+def seeded_arrays(alpha, upper, p, Q_times):
+    """:class:`SolverState`'s arrays at ``alpha``, in one compiled call: a C path seeds a state
+    per fit, where a dozen numpy calls (26 us at n = 2,000) cost a tenth of its rounds."""
+    n = alpha.shape[0]
+    counts = np.zeros(N_COUNTS, dtype=np.int64)
+    counts[ACTIVE_SIZE] = n
+    counts[SHRINK_COUNTER] = min(n, SHRINK_EVERY) + 1
+    status = np.empty(n, dtype=np.int8)
+    free, free_at = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    _place(alpha, upper, status, free, free_at, counts)
+    return (
+        alpha.copy(), p + Q_times, status, free, free_at, counts,
+        np.arange(n, dtype=np.int64), np.zeros(n),
+    )  # fmt: skip
 
 
 @jit
 def _place(alpha, upper, status, free, free_at, counts):
-    """Each point's status from its alpha, the free list in index order, and its counts.
-
-    One compiled pass: a C path seeds a state per fit, where numpy's passes
-    cost as much as the fit's active-set rounds at small ``C``.
-    """
+    """Each point's status from its alpha, the free list in index order, and its counts."""
     n_free, at_bound = 0, False
     for i in range(alpha.shape[0]):
         if alpha[i] >= upper[i]:
