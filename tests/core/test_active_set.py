@@ -21,6 +21,7 @@ from esmo.solver.smo import run_smo
 from esmo.tuning.path import fit_path, scaled_state
 
 GAMMA, TOL = 0.5, 1e-3
+IN_PLACE = active_set.RowSource.in_place
 
 
 @pytest.fixture(scope="module")
@@ -182,7 +183,7 @@ def test_the_bounded_gradient_is_the_bound_alphas_product(problem):
     at_C = alpha >= C
     assert at_C.sum() > 5
     expected = y * (K.astype(np.float64)[:, at_C] @ (C * y[at_C]))
-    got = active_set.bounded_gradient(K, y, alpha, C)
+    got = active_set.bounded_gradient(K, IN_PLACE(len(y)), y, alpha, C)
     np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-12)
 
 
@@ -194,8 +195,12 @@ def test_a_start_too_costly_to_factor_hands_the_fit_back(problem):
     factor = active_set.Factor(len(y), active_set.MAX_FREE)
     parts = (factor.L, factor.members, factor.position, factor.held, factor.size)
     free = int((start.status == 1).sum())
-    assert not active_set.sync_factor(*parts, K, y, start.status.copy(), free**3 - 1.0)
-    assert active_set.sync_factor(*parts, K, y, start.status.copy(), float(free**3))
+    assert not active_set.sync_factor(
+        *parts, K, IN_PLACE(len(y)), y, start.status.copy(), free**3 - 1.0
+    )
+    assert active_set.sync_factor(
+        *parts, K, IN_PLACE(len(y)), y, start.status.copy(), float(free**3)
+    )
 
 
 def test_a_round_frees_the_deepest_violators_first(problem):
@@ -214,7 +219,9 @@ def test_a_round_frees_the_deepest_violators_first(problem):
     factor = active_set.Factor(n, active_set.MAX_FREE)
     parts = (factor.L, factor.members, factor.position, factor.held, factor.size)
     status = np.full(n, LOWER, dtype=np.int8)
-    moved = active_set.change_statuses(*parts, K, y, np.zeros(n), G, status, C, b, TOL, 1e12)
+    moved = active_set.change_statuses(
+        *parts, K, IN_PLACE(n), y, np.zeros(n), G, status, C, b, TOL, 1e12
+    )
     assert moved == active_set.FREED_AT_LEAST
     freed = np.flatnonzero(status == FREE)
     np.testing.assert_array_equal(freed, np.sort(order[: active_set.FREED_AT_LEAST]))

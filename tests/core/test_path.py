@@ -11,7 +11,7 @@ from sklearn.model_selection import KFold, StratifiedKFold
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators.smo_classifier import SMOClassifier
-from esmo.solver import active_view
+from esmo.solver import active_set, active_view
 from esmo.solver.kernels import FeatureOrderRows, feature_order_kernel_matrix, kernel_matrix
 from esmo.solver.params import SolverParams
 from esmo.solver.row_cache import ROWS_COMPUTED, count_afresh, stored_sums
@@ -80,6 +80,34 @@ def test_the_cold_path_reads_its_gathered_rows_where_the_active_view_opens(probl
     own, _ = run_smo(X[train], signs[train], params)
     assert rows.clock[ROWS_COMPUTED] == 0 and on_gather.n_iter == own.n_iter
     np.testing.assert_array_equal(on_gather.alpha, own.alpha)
+
+
+def test_a_fold_store_gathers_the_rows_its_fits_read_when_first_read(problem):
+    """Without evaluation columns no row is gathered up front; a run gathers each row it reads,
+    the shared matrix's values to the bit, and the rows it never reads stay out."""
+    X, _ = problem
+    signs = np.where(problem[1] == "yes", 1.0, -1.0)
+    train = np.arange(40, 240)[::-1]
+    params = SolverParams(kernel="rbf", gamma=0.5, C=0.5)
+    shared = SharedKernel(X, "rbf", 0.5)
+    rows = shared.rows(train, train[:0], params)
+    assert (rows.slot_of < 0).all()
+    result, _ = run_smo(X[train], signs[train], params, rows=rows)
+    own, _ = run_smo(X[train], signs[train], params)
+    np.testing.assert_array_equal(result.alpha, own.alpha)
+    read = np.flatnonzero(rows.slot_of >= 0)
+    assert 0 < len(read) < len(train) and rows.clock[ROWS_COMPUTED] == 0
+    np.testing.assert_array_equal(rows.slot_of[read], read)  # row i in slot i
+    np.testing.assert_array_equal(rows.data[read], shared.matrix[np.ix_(train[read], train)])
+    # the rounds gather as they read: the bounded gradient reads every bounded point's row
+    src = active_set.RowSource.of(rows)
+    at_C = result.alpha >= params.C
+    K = shared.matrix[np.ix_(train, train)]
+    expected = active_set.bounded_gradient(K, active_set.RowSource.in_place(200), signs[train],
+                                           result.alpha, params.C)  # fmt: skip
+    got = active_set.bounded_gradient(rows.data, src, signs[train], result.alpha, params.C)
+    np.testing.assert_array_equal(got, expected)
+    assert (rows.slot_of[at_C] >= 0).all()
 
 
 def test_sparse_points_give_the_dense_path(problem):

@@ -41,11 +41,14 @@ start far from the solution wastes a bounded amount of work.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from esmo.solver.compile import jit
 from esmo.solver.result import SolverResult
 from esmo.solver.rho import FREE, LOWER, UPPER, calculate_rho
+from esmo.solver.row_cache import KernelRows, gather_row
 from esmo.solver.shrinking import update_G_bar
 from esmo.solver.state import SolverState, scaled_alphas, seeded_arrays
 
@@ -96,19 +99,61 @@ class Factor:
         self.size = np.zeros(1, dtype=np.int64)  # m, in an array the compiled steps update
 
 
+class RowSource(NamedTuple):
+    """Where the rounds find a kernel row: ``K[j]`` is in place when ``slot_of[j] >= 0``, else
+    gathered from ``source`` (a search's matrix; ``source_of``: the points' indices there).
+
+    The fields of the fit's store (:class:`~esmo.solver.row_cache.KernelRows`),
+    whose row ``j`` lies in slot ``j``: a path's fits read a fifth of a fold's
+    rows on w1a, and only those are gathered.
+    """
+
+    slot_of: np.ndarray
+    owner: np.ndarray
+    source: np.ndarray
+    source_of: np.ndarray
+
+    @classmethod
+    def of(cls, rows: KernelRows) -> RowSource:
+        return cls(rows.slot_of, rows.owner, rows.source, rows.source_of)
+
+    @classmethod
+    def in_place(cls, n: int) -> RowSource:
+        """Every row of an ``n``-point matrix in place."""
+        every = np.arange(n, dtype=np.int64)
+        return cls(every, every.copy(), np.empty((0, 0), np.float32), np.empty(0, np.int64))
+
+
+@jit
+def ensure_row(K, src, j):
+    """Row ``j`` of ``K`` in place, gathered from ``src.source`` the first time it is read."""
+    if src.slot_of[j] < 0:
+        gather_row(src.source, src.source_of, j, K[j])
+        src.slot_of[j] = j
+        src.owner[j] = j
+
+
 def solve(
-    factor: Factor, K: np.ndarray, y: np.ndarray, start: SolverState, C: float, tol: float
+    factor: Factor,
+    K: np.ndarray,
+    y: np.ndarray,
+    start: SolverState,
+    C: float,
+    tol: float,
+    src: RowSource | None = None,
 ) -> tuple[SolverResult | None, int]:
     """The fit at ``C`` from the feasible ``start`` by active-set rounds; ``(result, rounds)``.
 
     ``K`` holds the kernel rows of the fit's points (row ``i``: point ``i``,
-    its first ``n`` columns the points in the same order). ``result`` is None
+    its first ``n`` columns the points in the same order), in place or gathered
+    as ``src`` says (None: every row in place). ``result`` is None
     unless the rounds converged (see the module's docstring); ``start`` is
     never changed, so the caller can run SMO from it. The result counts 0
     SMO iterations.
     """
+    src = RowSource.in_place(len(y)) if src is None else src
     alpha, G, status = start.alpha.copy(), start.G.copy(), start.status.copy()
-    return _result(_fit(*_parts(factor), K, y, alpha, G, status, C, tol, _budget(y)))
+    return _result(_fit(*_parts(factor), K, src, y, alpha, G, status, C, tol, _budget(y)))
 
 
 def solve_scaled(
@@ -119,6 +164,7 @@ def solve_scaled(
     ratio: float,
     C: float,
     tol: float,
+    src: RowSource | None = None,
 ) -> tuple[SolverResult | None, int]:
     """:func:`solve` from the last fit's final state scaled by ``ratio`` to ``C`` (alpha
     seeding, :func:`~esmo.solver.state.scaled_alphas`), in one compiled call.
@@ -127,10 +173,10 @@ def solve_scaled(
     result cost as much as the rounds of a fit at small ``C`` (on w1a's path,
     the Python around the rounds took a fifth of its time).
     """
+    src = RowSource.in_place(len(y)) if src is None else src
     below = np.nextafter(C, 0.0)
-    out = _scaled_fit(
-        *_parts(factor), K, y, last.alpha, last.G, last.status, ratio, C, below, tol, _budget(y)
-    )
+    out = _scaled_fit(*_parts(factor), K, src, y, last.alpha, last.G, last.status, ratio, C,
+                      below, tol, _budget(y))  # fmt: skip
     return _result(out)
 
 
@@ -152,27 +198,28 @@ def _result(out: tuple) -> tuple[SolverResult | None, int]:
 
 
 @jit(nogil=True)
-def _scaled_fit(L, members, position, held, size, K, y, alpha, G, status, ratio, C, below, tol,
-                budget):  # fmt: skip
+def _scaled_fit(L, members, position, held, size, K, src, y, alpha, G, status, ratio, C, below,
+                tol, budget):  # fmt: skip
     """:func:`_fit` from the state ``(alpha, G, status)`` scaled to ``C`` (left unchanged)."""
     n = y.shape[0]
     start, Q_times = scaled_alphas(alpha, G, status, ratio, C, below)
     arrays = seeded_arrays(start, np.full(n, C), -np.ones(n), Q_times)
-    return _fit(L, members, position, held, size, K, y, arrays[0], arrays[1], arrays[2], C, tol,
-                budget)  # fmt: skip
+    return _fit(L, members, position, held, size, K, src, y, arrays[0], arrays[1], arrays[2], C,
+                tol, budget)  # fmt: skip
 
 
 @jit(nogil=True)
-def _fit(L, members, position, held, size, K, y, alpha, G, status, C, tol, budget):
+def _fit(L, members, position, held, size, K, src, y, alpha, G, status, C, tol, budget):
     """The factor synced, then the rounds (``alpha``, ``G``, ``status`` updated in place);
     ``(converged, rounds, rho, objective, arrays)``, ``arrays`` the final state's
     (:class:`~esmo.solver.state.SolverState`'s fields, its statuses placed from the alphas)."""
     n = y.shape[0]
     outcome, rounds = CHECK_FAILED, 0
-    if sync_factor(L, members, position, held, size, K, y, status, budget):
+    if sync_factor(L, members, position, held, size, K, src, y, status, budget):
         outcome, rounds = solve_statuses(
-            L, members, position, held, size, K, y, alpha, G, status, C, tol, MAX_ROUNDS, budget
-        )
+            L, members, position, held, size, K, src, y, alpha, G, status, C, tol, MAX_ROUNDS,
+            budget,
+        )  # fmt: skip
     arrays = seeded_arrays(alpha, np.full(n, C), -np.ones(n), G + 1.0)
     if outcome != CONVERGED:
         return False, rounds, 0.0, 0.0, arrays
@@ -181,7 +228,7 @@ def _fit(L, members, position, held, size, K, y, alpha, G, status, C, tol, budge
 
 
 @jit(nogil=True)
-def bounded_gradient(K, y, alpha, C):
+def bounded_gradient(K, src, y, alpha, C):
     """``G_bar``, shrinking's gradient of the alphas at ``C`` alone, from the kernel rows ``K``.
 
     A state the rounds leave does not hold it; SMO would compute it afresh
@@ -192,6 +239,7 @@ def bounded_gradient(K, y, alpha, C):
     G_bar = np.zeros(y.shape[0])
     for j in range(y.shape[0]):
         if alpha[j] >= C:
+            ensure_row(K, src, j)
             update_G_bar(G_bar, y, K[j], y[j], C)
     return G_bar
 
@@ -344,7 +392,8 @@ def maximal_violation(y, alpha, G, C):
 
 
 @jit
-def change_statuses(L, members, position, held, size, K, y, alpha, G, status, C, b, tol, budget):
+def change_statuses(L, members, position, held, size, K, src, y, alpha, G, status, C, b, tol,
+                    budget):  # fmt: skip
     """Send free points outside the box to their bound, free the bounded ones that violate.
 
     Both are decided on the gradient the step left, before any point moves; of
@@ -375,6 +424,7 @@ def change_statuses(L, members, position, held, size, K, y, alpha, G, status, C,
         return -2
     for i in violators:
         status[i] = FREE
+        ensure_row(K, src, i)
         added = append_point(L, members, position, size, K, y, i)
         if added == FULL:
             return -1
@@ -415,7 +465,7 @@ def move_to_bound(G, K, y, alpha, status, j, bound):
 
 @jit(nogil=True)
 def solve_statuses(
-    L, members, position, held, size, K, y, alpha, G, status, C, tol, max_rounds, budget
+    L, members, position, held, size, K, src, y, alpha, G, status, C, tol, max_rounds, budget
 ):
     """Active-set rounds from the given statuses until none changes; ``(outcome, rounds)``.
 
@@ -440,7 +490,7 @@ def solve_statuses(
                 return NO_FREE_POINT, rounds
             b = multiplier_from_bounds(y, G, status)
         changed = change_statuses(
-            L, members, position, held, size, K, y, alpha, G, status, C, b, tol, budget - work
+            L, members, position, held, size, K, src, y, alpha, G, status, C, b, tol, budget - work
         )
         if changed < 0:
             return TOO_MANY_FREE if changed == -1 else TOO_MUCH_WORK, rounds
@@ -456,7 +506,7 @@ def solve_statuses(
 
 
 @jit(nogil=True)
-def sync_factor(L, members, position, held, size, K, y, status, budget):
+def sync_factor(L, members, position, held, size, K, src, y, status, budget):
     """Make the factor hold exactly the free points: delete the others, append the new ones.
 
     False when they do not fit, or appending them would cost more than ``budget``.
@@ -473,6 +523,7 @@ def sync_factor(L, members, position, held, size, K, y, status, budget):
     for i in range(y.shape[0]):
         held[i] = False
         if status[i] == FREE and position[i] < 0:
+            ensure_row(K, src, i)
             added = append_point(L, members, position, size, K, y, i)
             if added == FULL:
                 return False

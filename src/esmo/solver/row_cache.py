@@ -105,6 +105,11 @@ class KernelRows(NamedTuple):
     otherwise. A field of its own rather than ``XT`` in float32: one type of
     store for every dense fit, so numba compiles the loop once (a float32
     ``XT`` made a second one, which numba 0.58 mixed up with the first).
+    A store with a ``source`` (a search's kernel matrix,
+    :class:`~esmo.solver.shared_kernel.SharedKernel`; else empty) gathers a
+    missing row from it instead of computing it: row ``i``'s column ``k`` is
+    ``source[source_of[i], source_of[k]]``, in slot ``i``, not counted as
+    computed.
     """
 
     X_all: np.ndarray
@@ -124,6 +129,8 @@ class KernelRows(NamedTuple):
     threads: int
     exp_table: np.ndarray
     XT32: np.ndarray
+    source: np.ndarray
+    source_of: np.ndarray
 
 
 def build_kernel_rows(
@@ -213,6 +220,7 @@ def build_kernel_rows(
             threads,
             exp_table,
             XT32,
+            *_no_source(dtype),
         )
     n_slots = int(min(n, budget // (width * itemsize)))  # two at least: check_two_rows
     left = budget - n_slots * width * itemsize if fresh_checks else 0
@@ -233,7 +241,13 @@ def build_kernel_rows(
         threads,
         exp_table,
         XT32,
+        *_no_source(dtype),
     )
+
+
+def _no_source(dtype) -> tuple[np.ndarray, np.ndarray]:
+    """``source`` and ``source_of`` of a store that computes its rows."""
+    return np.empty((0, 0), dtype=dtype), np.empty(0, dtype=np.int64)
 
 
 def check_two_rows(cache_size_mb: float, width: int, itemsize: int) -> None:
@@ -251,12 +265,16 @@ def check_two_rows(cache_size_mb: float, width: int, itemsize: int) -> None:
 
 def check_shared_rows(rows: KernelRows, n: int, m: int, fresh: np.ndarray) -> None:
     """A store handed to a run (:mod:`esmo.solver.shared_kernel`) fits its ``n`` training and
-    ``m`` evaluation points, with every row in place and room for incremental checks."""
+    ``m`` evaluation points, with a slot for each row, every row in place or gathered from its
+    source, and room for incremental checks."""
     width = n + m if m else n
-    if rows.data.shape != (n, width) or not rows.resident or (rows.slot_of < 0).any():
+    gathered = (
+        rows.source_of.shape[0] == width if rows.source.size else not (rows.slot_of < 0).any()
+    )
+    if rows.data.shape != (n, width) or not rows.resident or not gathered:
         raise ValueError(
             f"The given kernel rows hold {rows.data.shape} values; a run on {n} points with "
-            f"{m} evaluation points needs all {n} rows of {width} columns in place "
+            f"{m} evaluation points needs all {n} rows of {width} columns, in place or gathered "
             "(SharedKernel.rows builds them)."
         )
     if m and fresh.any():
@@ -380,7 +398,9 @@ def fill_slot(rows, i, n_cols):
     least recently used is evicted (:func:`compute_row` computes it).
     """
     clock = rows.clock
-    if clock[SLOTS_TAKEN] < rows.owner.shape[0]:
+    if rows.source.shape[0] > 0:  # gathered: a slot per row, row i in slot i
+        s = i
+    elif clock[SLOTS_TAKEN] < rows.owner.shape[0]:
         s = clock[SLOTS_TAKEN]
         clock[SLOTS_TAKEN] += 1
     else:
@@ -402,12 +422,25 @@ def compute_row(rows, i, n_cols, row):
     for sparse points), float64 storage of dense points with BLAS. With
     ``rows.threads > 1`` a long row is filled in that many column ranges at once
     (:func:`_fill_in_parts`); each value is the same sum either way, so the row
-    is the same to the bit for any number of threads.
+    is the same to the bit for any number of threads. A store with a ``source``
+    gathers the row from it instead, uncounted (:func:`gather_row`).
     """
+    if rows.source.shape[0] > 0:
+        gather_row(rows.source, rows.source_of, i, row[:n_cols])
+        return
     clock = rows.clock
     clock[ROWS_COMPUTED] += 1
     clock[VALUES_COMPUTED] += n_cols
     _fill_row(rows, i, n_cols, row)
+
+
+@jit(nogil=True)
+def gather_row(source, source_of, i, row):
+    """Row ``i`` of a store whose points are ``source_of`` in ``source``: ``source[source_of[i],
+    source_of[k]]`` for each of ``row``'s columns ``k``."""
+    values = source[source_of[i]]
+    for k in range(row.shape[0]):
+        row[k] = values[source_of[k]]
 
 
 def _fill_row(rows, i, n_cols, row):

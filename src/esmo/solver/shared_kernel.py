@@ -102,8 +102,12 @@ class SharedKernel:
         """The store a fit on the points ``train`` reads (tracking ``held_out`` if non-empty).
 
         ``params`` are the fit's (its ``C``, tolerance, shrinking); its kernel,
-        ``gamma`` and storage must be this matrix's. Every row is in place, so
-        the fit computes none: its own count of kernel values stays 0. The
+        ``gamma`` and storage must be this matrix's. Its rows are gathers of the
+        matrix's (:func:`~esmo.solver.row_cache.gather_row`), so the fit computes
+        none: its own count of kernel values stays 0. Without ``held_out`` a row
+        is gathered the first time a fit reads it: on w1a a C path's fits read a
+        fifth of a fold's rows. With ``held_out`` (early stopping's checks, which
+        read the rows' held-out columns) every row is gathered at once. The
         caller gives the store's memory back (``row_memory.give_back``) once no
         fit reads it.
         """
@@ -119,21 +123,24 @@ class SharedKernel:
                 f"kernel_dtype={np.dtype(params.kernel_dtype)}."
             )
         blocks = [self.X[held_out]] if len(held_out) else []
-        # a store's own points compute its missing rows; every row is gathered here, so without
+        # a store's own points compute its missing rows; these are gathered, so without
         # evaluation columns (whose final predictions a run may compute) none is ever computed,
         # and the template (the points transposed, their norms: 2 ms a fold on w1a) holds one
         points = self.X[train] if blocks else self.X[train[:1]]
         template = build_kernel_rows(points, blocks, params, incremental=bool(blocks))
-        columns = np.concatenate([train, held_out]) if blocks else train
-        row_memory.give_back(template.data)  # never filled: the gather takes its place
+        columns = np.asarray(np.concatenate([train, held_out]) if blocks else train, np.int64)
+        row_memory.give_back(template.data)  # never filled: the gathers take its place
         n = len(train)
-        slots = np.arange(n, dtype=np.int64)
-        clock = np.zeros_like(template.clock)
-        clock[SLOTS_TAKEN] = n
         # on memory kept from an earlier store (esmo.solver.row_memory): a gather's fresh pages
         # took longer than its copying
         data = row_memory.take((n, len(columns)), np.float32)
-        _gather(self.matrix, np.asarray(train, np.int64), np.asarray(columns, np.int64), data)
+        clock = np.zeros_like(template.clock)
+        if blocks:
+            slots = np.arange(n, dtype=np.int64)
+            clock[SLOTS_TAKEN] = n
+            _gather(self.matrix, columns[:n], columns, data)
+        else:
+            slots = np.full(n, -1, dtype=np.int64)
         return template._replace(
             data=data,
             slot_of=slots,
@@ -141,4 +148,6 @@ class SharedKernel:
             stamp=np.zeros(n, dtype=np.int64),
             clock=clock,
             resident=True,
+            source=self.matrix,
+            source_of=columns,
         )

@@ -243,6 +243,7 @@ def _fold_path(
     out["n_iter"], out["rounds"] = np.empty(len(Cs), np.int64), np.zeros(len(Cs), np.int64)
     out["stopped_early"], out["by_active_set"] = np.zeros(len(Cs), bool), np.zeros(len(Cs), bool)
     K_fit = fold_rows.data[:, : len(order)]  # the fit's own rows and columns
+    src = active_set.RowSource.of(fold_rows)  # the rows the rounds read: gathered when first read
     factor = active_set.Factor(len(order), active_set.MAX_FREE) if use_rounds else None
     state = None  # the last fit's final state
     sums = None  # its tracked sums at the held-out points, while early stopping tracks them
@@ -253,7 +254,7 @@ def _fold_path(
             ratio = C / Cs[c - 1]
             if factor is not None:  # the rounds from the last state scaled, in one call
                 result, out["rounds"][c] = active_set.solve_scaled(
-                    factor, K_fit, y_fit, last, ratio, C, base.tol
+                    factor, K_fit, y_fit, last, ratio, C, base.tol, src
                 )
             if result is None:  # SMO from the same start
                 state = scaled_state(last, y_fit, ratio, C)
@@ -263,9 +264,9 @@ def _fold_path(
         out["by_active_set"][c] = result is not None
         if result is None:
             if state is not None and not state.counts[G_BAR_VALID] and base.shrinking:
-                state.G_bar[:] = active_set.bounded_gradient(K_fit, y_fit, state.alpha, C)
-                state.counts[G_BAR_VALID] = 1  # the rounds' states: from the rows in place
-            count_afresh(fold_rows)  # every row in place: only the counters start again
+                state.G_bar[:] = active_set.bounded_gradient(K_fit, src, y_fit, state.alpha, C)
+                state.counts[G_BAR_VALID] = 1  # the rounds' states: from the fold's rows
+            count_afresh(fold_rows)  # its rows as the last fits left them: the counters from 0
             result, tracking = run_smo(
                 X_fit, y_fit, replace(base, C=float(C)), state=state, eval_sums=sums, **run
             )
