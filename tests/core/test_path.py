@@ -83,7 +83,7 @@ def test_the_cold_path_reads_its_gathered_rows_where_the_active_view_opens(probl
 
 
 def test_a_fold_store_gathers_the_rows_its_fits_read_when_first_read(problem):
-    """Without evaluation columns no row is gathered up front; a run gathers each row it reads,
+    """No row is gathered up front; a run gathers each row it reads (all its columns),
     the shared matrix's values to the bit, and the rows it never reads stay out."""
     X, _ = problem
     signs = np.where(problem[1] == "yes", 1.0, -1.0)

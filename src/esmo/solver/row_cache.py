@@ -302,16 +302,21 @@ def count_afresh(rows: KernelRows) -> KernelRows:
 
 
 def stored_sums(rows: KernelRows, alpha: np.ndarray, y: np.ndarray, n: int) -> np.ndarray:
-    """``sum_k a_k y_k K(x_k, x)`` at the evaluation columns of a store whose rows are all in
-    place: a warm start's validation sums read from the store instead of computed afresh.
+    """``sum_k a_k y_k K(x_k, x)`` at the evaluation columns of a store whose rows are in place
+    or gathered (a search's, :mod:`esmo.solver.shared_kernel`): a warm start's validation sums
+    read from the store instead of computed afresh.
 
-    Each support vector's row is read where it lies
-    (:func:`~esmo.solver.predictions.decisions_from_rows`; a gather of the rows
-    for one BLAS product first copied them: a path's warm starts spent a
-    quarter of early stopping's cost there).
+    Each support vector's row is read where it lies, gathered first where it
+    is not yet (:func:`~esmo.solver.predictions.decisions_from_rows`; a gather
+    of the rows for one BLAS product first copied them: a path's warm starts
+    spent a quarter of early stopping's cost there).
     """
+    for i in np.flatnonzero((alpha != 0.0) & (rows.slot_of[:n] < 0)):
+        get_row(rows, i, rows.data.shape[1])
     coef = np.zeros(rows.data.shape[0])
-    coef[rows.slot_of[:n]] = alpha * y  # by slot, as the rows lie
+    slots = rows.slot_of[:n]
+    placed = slots >= 0  # the others' coefficients are 0: their slots are never read
+    coef[slots[placed]] = (alpha * y)[placed]  # by slot, as the rows lie
     return decisions_from_rows(rows.data[:, n:], coef, 0.0)
 
 
@@ -423,10 +428,10 @@ def compute_row(rows, i, n_cols, row):
     ``rows.threads > 1`` a long row is filled in that many column ranges at once
     (:func:`_fill_in_parts`); each value is the same sum either way, so the row
     is the same to the bit for any number of threads. A store with a ``source``
-    gathers the row from it instead, uncounted (:func:`gather_row`).
+    gathers the whole ``row`` from it instead, uncounted (:func:`gather_row`).
     """
-    if rows.source.shape[0] > 0:
-        gather_row(rows.source, rows.source_of, i, row[:n_cols])
+    if rows.source.shape[0] > 0:  # every column of the row, so a row gathered once serves all
+        gather_row(rows.source, rows.source_of, i, row)
         return
     clock = rows.clock
     clock[ROWS_COMPUTED] += 1

@@ -7,7 +7,7 @@ does). :class:`SharedKernel` computes every row of the whole training set once,
 in the row store's own arithmetic (:func:`esmo.solver.row_cache.compute_row`,
 float32 like LIBSVM's ``Qfloat``), and hands each fit a store whose rows are
 gathers of those rows: a fold's training points as rows, its training and its
-held-out points as columns. A value is the same sum whichever store computes
+held-out points as columns, each row gathered the first time a fit reads it. A value is the same sum whichever store computes
 it, so a fit reading the gathered store takes the very path of a fit that
 computes its own rows: the same iterations, alphas and rho, to the bit.
 """
@@ -21,7 +21,6 @@ from esmo.solver.compile import jit, numba_threads
 from esmo.solver.inputs import as_features, check_kernel_range
 from esmo.solver.params import SolverParams
 from esmo.solver.row_cache import (
-    SLOTS_TAKEN,
     VALUES_COMPUTED,
     KernelRows,
     build_kernel_rows,
@@ -38,17 +37,6 @@ def _fill_every_row(rows, n):
         rows.slot_of[i] = i
         rows.owner[i] = i
         compute_row(rows, i, n, rows.data[i])
-
-
-@jit(nogil=True)
-def _gather(matrix, rows, columns, out):
-    """``matrix[np.ix_(rows, columns)]`` into ``out``, row by row (numpy's fancy indexing took
-    1.7 times as long at n = 2,477)."""
-    for i in range(rows.shape[0]):
-        source = matrix[rows[i]]
-        target = out[i]
-        for k in range(columns.shape[0]):
-            target[k] = source[columns[k]]
 
 
 def shared_kernel_mb(n: int, gathers: int = 1) -> float:
@@ -104,12 +92,10 @@ class SharedKernel:
         ``params`` are the fit's (its ``C``, tolerance, shrinking); its kernel,
         ``gamma`` and storage must be this matrix's. Its rows are gathers of the
         matrix's (:func:`~esmo.solver.row_cache.gather_row`), so the fit computes
-        none: its own count of kernel values stays 0. Without ``held_out`` a row
-        is gathered the first time a fit reads it: on w1a a C path's fits read a
-        fifth of a fold's rows. With ``held_out`` (early stopping's checks, which
-        read the rows' held-out columns) every row is gathered at once. The
-        caller gives the store's memory back (``row_memory.give_back``) once no
-        fit reads it.
+        none: its own count of kernel values stays 0. A row is gathered the first
+        time a fit reads it: on w1a a C path's fits read a third of a fold's
+        rows. The caller gives the store's memory back (``row_memory.give_back``)
+        once no fit reads it.
         """
         mine = self.params
         if (params.kernel, params.gamma, np.dtype(params.kernel_dtype)) != (
@@ -123,9 +109,9 @@ class SharedKernel:
                 f"kernel_dtype={np.dtype(params.kernel_dtype)}."
             )
         blocks = [self.X[held_out]] if len(held_out) else []
-        # a store's own points compute its missing rows; these are gathered, so without
-        # evaluation columns (whose final predictions a run may compute) none is ever computed,
-        # and the template (the points transposed, their norms: 2 ms a fold on w1a) holds one
+        # a store's own points would compute its missing rows; these are gathered, so without
+        # evaluation columns (whose final predictions a run may compute) the template (the
+        # points transposed, their norms: 2 ms a fold on w1a) holds one point
         points = self.X[train] if blocks else self.X[train[:1]]
         template = build_kernel_rows(points, blocks, params, incremental=bool(blocks))
         columns = np.asarray(np.concatenate([train, held_out]) if blocks else train, np.int64)
@@ -134,19 +120,12 @@ class SharedKernel:
         # on memory kept from an earlier store (esmo.solver.row_memory): a gather's fresh pages
         # took longer than its copying
         data = row_memory.take((n, len(columns)), np.float32)
-        clock = np.zeros_like(template.clock)
-        if blocks:
-            slots = np.arange(n, dtype=np.int64)
-            clock[SLOTS_TAKEN] = n
-            _gather(self.matrix, columns[:n], columns, data)
-        else:
-            slots = np.full(n, -1, dtype=np.int64)
         return template._replace(
             data=data,
-            slot_of=slots,
-            owner=slots.copy(),
+            slot_of=np.full(n, -1, dtype=np.int64),
+            owner=np.full(n, -1, dtype=np.int64),
             stamp=np.zeros(n, dtype=np.int64),
-            clock=clock,
+            clock=np.zeros_like(template.clock),
             resident=True,
             source=self.matrix,
             source_of=columns,
