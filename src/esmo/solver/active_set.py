@@ -104,7 +104,7 @@ class RowSource(NamedTuple):
     gathered from ``source`` (a search's matrix; ``source_of``: the points' indices there).
 
     The fields of the fit's store (:class:`~esmo.solver.row_cache.KernelRows`),
-    whose row ``j`` lies in slot ``j``: a path's fits read a fifth of a fold's
+    whose row ``j`` lies in slot ``j``: a path's fits read a third of a fold's
     rows on w1a, and only those are gathered.
     """
 
@@ -220,7 +220,7 @@ def _fit(L, members, position, held, size, K, src, y, alpha, G, status, C, tol, 
             L, members, position, held, size, K, src, y, alpha, G, status, C, tol, MAX_ROUNDS,
             budget,
         )  # fmt: skip
-    arrays = seeded_arrays(alpha, np.full(n, C), -np.ones(n), G + 1.0)
+    arrays = seeded_arrays(alpha, np.full(n, C), -np.ones(n), G + 1.0)  # one tuple type
     if outcome != CONVERGED:
         return False, rounds, 0.0, 0.0, arrays
     rho = calculate_rho(y, G, arrays[2])

@@ -7,9 +7,10 @@ does). :class:`SharedKernel` computes every row of the whole training set once,
 in the row store's own arithmetic (:func:`esmo.solver.row_cache.compute_row`,
 float32 like LIBSVM's ``Qfloat``), and hands each fit a store whose rows are
 gathers of those rows: a fold's training points as rows, its training and its
-held-out points as columns, each row gathered the first time a fit reads it. A value is the same sum whichever store computes
-it, so a fit reading the gathered store takes the very path of a fit that
-computes its own rows: the same iterations, alphas and rho, to the bit.
+held-out points as columns, each row gathered the first time a fit reads it. A
+value is the same sum whichever store computes it, so a fit reading the
+gathered store takes the very path of a fit that computes its own rows: the
+same iterations, alphas and rho, to the bit.
 """
 
 from __future__ import annotations
