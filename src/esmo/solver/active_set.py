@@ -133,29 +133,6 @@ def ensure_row(K, src, j):
         src.owner[j] = j
 
 
-def solve(
-    factor: Factor,
-    K: np.ndarray,
-    y: np.ndarray,
-    start: SolverState,
-    C: float,
-    tol: float,
-    src: RowSource | None = None,
-) -> tuple[SolverResult | None, int]:
-    """The fit at ``C`` from the feasible ``start`` by active-set rounds; ``(result, rounds)``.
-
-    ``K`` holds the kernel rows of the fit's points (row ``i``: point ``i``,
-    its first ``n`` columns the points in the same order), in place or gathered
-    as ``src`` says (None: every row in place). ``result`` is None
-    unless the rounds converged (see the module's docstring); ``start`` is
-    never changed, so the caller can run SMO from it. The result counts 0
-    SMO iterations.
-    """
-    src = RowSource.in_place(len(y)) if src is None else src
-    alpha, G, status = start.alpha.copy(), start.G.copy(), start.status.copy()
-    return _result(_fit(*_parts(factor), K, src, y, alpha, G, status, C, tol, _budget(y)))
-
-
 def solve_scaled(
     factor: Factor,
     K: np.ndarray,
@@ -166,12 +143,19 @@ def solve_scaled(
     tol: float,
     src: RowSource | None = None,
 ) -> tuple[SolverResult | None, int]:
-    """:func:`solve` from the last fit's final state scaled by ``ratio`` to ``C`` (alpha
-    seeding, :func:`~esmo.solver.state.scaled_alphas`), in one compiled call.
+    """The fit at ``C`` by active-set rounds from the ``last`` fit's final state scaled by
+    ``ratio`` to ``C`` (alpha seeding, :func:`~esmo.solver.state.scaled_alphas`);
+    ``(result, rounds)``.
 
-    A C path makes one per fit: the dozen numpy calls of a scaled state and a
-    result cost as much as the rounds of a fit at small ``C`` (on w1a's path,
-    the Python around the rounds took a fifth of its time).
+    ``K`` holds the kernel rows of the fit's points (row ``i``: point ``i``,
+    its first ``n`` columns the points in the same order), in place or gathered
+    as ``src`` says (None: every row in place). ``result`` is None unless the
+    rounds converged (see the module's docstring); ``last`` is never changed,
+    so the caller can scale it again and run SMO from there. The result counts
+    0 SMO iterations. One compiled call: a C path makes one per fit, where the
+    dozen numpy calls of a scaled state and a result cost as much as the rounds
+    of a fit at small ``C`` (on w1a's path, the Python around the rounds took a
+    fifth of its time).
     """
     src = RowSource.in_place(len(y)) if src is None else src
     below = np.nextafter(C, 0.0)
