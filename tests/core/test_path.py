@@ -11,10 +11,10 @@ from sklearn.model_selection import KFold, StratifiedKFold
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators.smo_classifier import SMOClassifier
-from esmo.solver import active_set, active_view
+from esmo.solver import active_set, active_view, row_cache
 from esmo.solver.kernels import FeatureOrderRows, feature_order_kernel_matrix, kernel_matrix
 from esmo.solver.params import SolverParams
-from esmo.solver.row_cache import ROWS_COMPUTED, count_afresh, stored_sums
+from esmo.solver.row_cache import ROWS_COMPUTED, build_kernel_rows, count_afresh, stored_sums
 from esmo.solver.shared_kernel import SharedKernel, shared_kernel_mb
 from esmo.solver.smo import run_smo
 from esmo.tuning.path import fit_path, scaled_state
@@ -142,7 +142,7 @@ def test_folds_on_two_threads_give_the_same_path(problem, early_stopping):
 
 
 def test_kernel_values_are_counted_once(problem):
-    """The matrix of all n points once, and each fold's held-out values of the points that are
+    """The matrix of all n points once (its diagonal and above), and each fold's held-out values of the points that are
     a support vector at some C: the union of the separate fits' support vectors."""
     X, y = problem
     path = fit_path(X, y, CS, 0.5, warm_start=False)
@@ -152,7 +152,7 @@ def test_kernel_values_are_counted_once(problem):
         ever = np.unique(np.concatenate([model.support_ for model in fits]))
         assert 0 < len(ever) < len(train)  # some points never are: the count is not the block
         held_out_values += len(ever) * len(held_out)
-    assert path.kernel_evaluations == 240 * 240 + held_out_values
+    assert path.kernel_evaluations == 240 * 241 // 2 + held_out_values
 
 
 def test_the_shared_matrix_is_the_kernel(problem):
@@ -160,7 +160,31 @@ def test_the_shared_matrix_is_the_kernel(problem):
     shared = SharedKernel(X, "rbf", 0.5)
     d2 = ((X[:, None, :] - X[None, :, :]) ** 2).sum(axis=2)
     np.testing.assert_allclose(shared.matrix, np.exp(-0.5 * d2), rtol=1e-6)
-    assert shared.matrix.dtype == np.float32 and shared.kernel_evaluations == 240 * 240
+    assert shared.matrix.dtype == np.float32 and shared.kernel_evaluations == 240 * 241 // 2
+
+
+@pytest.mark.parametrize("kernel", ["rbf", "linear"])
+@pytest.mark.parametrize("form", [np.asarray, sp.csr_matrix])
+@pytest.mark.parametrize("binary", [False, True], ids=["real", "binary"])
+def test_the_shared_matrix_is_every_row_computed_whole(problem, kernel, form, binary):
+    """Half computed, half copied: to the bit the rows a fit's own store computes whole."""
+    dense = (problem[0] > 0).astype(float) if binary else problem[0]
+    assert_rows_computed_whole(form(dense), kernel, n_jobs=1)
+
+
+def test_the_shared_matrix_is_every_row_computed_whole_on_two_threads():
+    """Rows long enough to be filled in parts, which start at the diagonal."""
+    X = np.random.default_rng(3).normal(size=(row_cache.PARALLEL_MIN_COLUMNS + 300, 3))
+    assert_rows_computed_whole(X, "rbf", n_jobs=2)
+
+
+def assert_rows_computed_whole(X, kernel: str, n_jobs: int) -> None:
+    shared = SharedKernel(X, kernel, 0.5, n_jobs=n_jobs)
+    store = build_kernel_rows(X, [], SolverParams(kernel=kernel, gamma=0.5), incremental=False)
+    whole = np.empty_like(shared.matrix)
+    for i in range(len(whole)):
+        row_cache.compute_row(store, i, len(whole), whole[i])
+    np.testing.assert_array_equal(shared.matrix.view(np.int32), whole.view(np.int32))
 
 
 def test_a_warm_starts_validation_sums_are_read_from_the_gather(problem):

@@ -433,10 +433,17 @@ def compute_row(rows, i, n_cols, row):
     if rows.source.shape[0] > 0:  # every column of the row, so a row gathered once serves all
         gather_row(rows.source, rows.source_of, i, row)
         return
+    compute_columns(rows, i, 0, n_cols, row)
+
+
+@jit
+def compute_columns(rows, i, start, stop, row):
+    """Row ``i``'s kernel values at the columns ``[start, stop)`` into ``row[start:stop]``,
+    counted in ``clock`` as a row; each value the one :func:`compute_row` gives."""
     clock = rows.clock
     clock[ROWS_COMPUTED] += 1
-    clock[VALUES_COMPUTED] += n_cols
-    _fill_row(rows, i, n_cols, row)
+    clock[VALUES_COMPUTED] += stop - start
+    _fill_row(rows, i, start, stop, row)
 
 
 @jit(nogil=True)
@@ -448,22 +455,23 @@ def gather_row(source, source_of, i, row):
         row[k] = values[source_of[k]]
 
 
-def _fill_row(rows, i, n_cols, row):
-    """Row ``i``'s first ``n_cols`` values, in parts where ``rows.threads`` asks: compiled only."""
+def _fill_row(rows, i, start, stop, row):
+    """Row ``i``'s values at the columns ``[start, stop)``, in parts where ``rows.threads``
+    asks: compiled only."""
     raise NotImplementedError("_fill_row runs in compiled code only")
 
 
 @overload(_fill_row)
-def _fill_row_impl(rows, i, n_cols, row):
+def _fill_row_impl(rows, i, start, stop, row):
     if not isinstance(rows.types[rows.fields.index("X_all")], types.Array):
         # sparse points: one thread (numba's parallel loops take arrays, not named tuples)
-        return lambda rows, i, n_cols, row: fill_columns(rows, i, 0, n_cols, row)
+        return lambda rows, i, start, stop, row: fill_columns(rows, i, start, stop, row)
 
-    def dense(rows, i, n_cols, row):
-        if rows.threads > 1 and n_cols >= PARALLEL_MIN_COLUMNS:
-            _fill_in_parts(rows, i, n_cols, row)
+    def dense(rows, i, start, stop, row):
+        if rows.threads > 1 and stop - start >= PARALLEL_MIN_COLUMNS:
+            _fill_in_parts(rows, i, start, stop, row)
         else:
-            fill_columns(rows, i, 0, n_cols, row)
+            fill_columns(rows, i, start, stop, row)
 
     return dense
 
@@ -494,19 +502,20 @@ def kernel_values(rows, dots, sq_i, sq_cols, start, out):
 
 
 @jit(parallel=True)
-def _fill_in_parts(rows, i, n_cols, row):
-    """:func:`fill_columns` over ``rows.threads`` column ranges, one per thread.
+def _fill_in_parts(rows, i, start, stop, row):
+    """:func:`fill_columns` over ``rows.threads`` ranges of the columns ``[start, stop)``, one
+    per thread.
 
     Every value adds its terms in feature order within one range, and the
     exponential is taken value by value, so the ranges change no bit of the row.
     """
     parts = rows.threads
-    size = (n_cols + parts - 1) // parts
+    size = (stop - start + parts - 1) // parts
     for part in prange(parts):
-        start = part * size
-        stop = min(n_cols, start + size)
-        if start < stop:
-            fill_columns(rows, i, start, stop, row)
+        lo = start + part * size
+        hi = min(stop, lo + size)
+        if lo < hi:
+            fill_columns(rows, i, lo, hi, row)
 
 
 @jit

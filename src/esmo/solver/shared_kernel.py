@@ -3,9 +3,10 @@
 A fit's kernel rows depend on ``gamma`` and on the points, never on ``C`` or on
 which fold the points train in; a 5-fold search over 50 values of ``C``
 recomputes each value up to 250 times (scikit-learn's ``GridSearchCV(SVC)``
-does). :class:`SharedKernel` computes every row of the whole training set once,
-in the row store's own arithmetic (:func:`esmo.solver.row_cache.compute_row`,
-float32 like LIBSVM's ``Qfloat``), and hands each fit a store whose rows are
+does). :class:`SharedKernel` computes the kernel matrix of the whole training
+set once, in the row store's own arithmetic
+(:func:`esmo.solver.row_cache.compute_columns`, float32 like LIBSVM's
+``Qfloat``; the upper half, the lower copied), and hands each fit a store whose rows are
 gathers of those rows: a fold's training points as rows, its training and its
 held-out points as columns, each row gathered the first time a fit reads it. A
 value is the same sum whichever store computes it, so a fit reading the
@@ -25,7 +26,7 @@ from esmo.solver.row_cache import (
     VALUES_COMPUTED,
     KernelRows,
     build_kernel_rows,
-    compute_row,
+    compute_columns,
 )
 
 MB = 2**20
@@ -33,11 +34,33 @@ MB = 2**20
 
 @jit
 def _fill_every_row(rows, n):
-    """Every row of a resident store, in order: row ``i`` in slot ``i``."""
+    """Every row of a resident store, row ``i`` in slot ``i``: its values from column ``i`` on
+    computed, the ones before copied from the rows above (:func:`copy_upper_to_lower`)."""
     for i in range(n):
         rows.slot_of[i] = i
         rows.owner[i] = i
-        compute_row(rows, i, n, rows.data[i])
+        compute_columns(rows, i, i, n, rows.data[i])
+    copy_upper_to_lower(rows.data, n)
+
+
+#: side of the square blocks :func:`copy_upper_to_lower` copies, each read and written in cache
+MIRRORED_BLOCK = 64
+
+
+@jit
+def copy_upper_to_lower(M, n):
+    """``M[i, j] = M[j, i]`` below the diagonal of ``M[:n, :n]``, block by block.
+
+    A kernel value is the same to the bit either way round: its dot product adds
+    the nonzero products of the two points' features in feature order (a term
+    only one point has is a zero), and its norms are added in either order, so
+    copying half the matrix gives the matrix every row computed whole gives.
+    """
+    for top in range(0, n, MIRRORED_BLOCK):
+        for left in range(0, top + 1, MIRRORED_BLOCK):
+            for i in range(top, min(top + MIRRORED_BLOCK, n)):
+                for j in range(left, min(left + MIRRORED_BLOCK, i)):
+                    M[i, j] = M[j, i]
 
 
 def shared_kernel_mb(n: int, gathers: int = 1) -> float:
@@ -48,8 +71,9 @@ def shared_kernel_mb(n: int, gathers: int = 1) -> float:
 class SharedKernel:
     """The float32 kernel matrix of the points ``X`` (dense or sparse) for one kernel and ``gamma``.
 
-    ``kernel_evaluations`` counts the values computed, ``n * n``, once for every
-    fit that reads it (:meth:`rows`). The matrix and the ``gathers`` folds' gathers
+    ``kernel_evaluations`` counts the values computed, ``n (n + 1) / 2`` (the
+    diagonal and above; the rest are copies), once for every fit that reads it
+    (:meth:`rows`). The matrix and the ``gathers`` folds' gathers
     read at once must fit ``cache_size_mb`` (:func:`shared_kernel_mb`); a smaller
     budget is refused, as are features that are not finite or whose kernel
     values overflow (:func:`~esmo.solver.inputs.check_kernel_range`): checks
