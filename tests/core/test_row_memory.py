@@ -9,6 +9,7 @@ from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.solver import row_memory
 from esmo.solver.params import SolverParams
 from esmo.solver.smo import run_smo
+from esmo.tuning.path import fit_path
 
 
 @pytest.fixture(autouse=True)
@@ -36,18 +37,42 @@ def test_a_buffer_given_back_serves_the_next_store_that_fits():
     assert row_memory.idle_bytes() == 0  # taken: no second store gets it
     row_memory.give_back(smaller)
     larger = row_memory.take((20, 100), np.float32)  # 8,000 bytes: a fresh buffer
-    assert not np.shares_memory(larger, first) and row_memory.idle_bytes() == 0
+    assert not np.shares_memory(larger, first)
+    assert row_memory.idle_bytes() == 4000  # the small one kept for a store it fits
 
 
-def test_only_the_largest_buffer_is_kept_and_release_frees_it():
-    small, large = row_memory.take((2, 10), np.float32), row_memory.take((4, 10), np.float32)
-    row_memory.give_back(large)
-    row_memory.give_back(small)
-    assert row_memory.idle_bytes() == 160
+def test_the_largest_buffers_are_kept_the_smallest_that_fits_taken_and_release_frees_them():
+    buffers = [row_memory.take((k, 10), np.float32) for k in (1, 2, 3, 4)]  # 40 to 160 bytes
+    for buffer in buffers:
+        row_memory.give_back(buffer)
+    assert row_memory.KEPT_BUFFERS == 3 and row_memory.idle_bytes() == 80 + 120 + 160
     row_memory.give_back(np.empty((100, 100)))  # not one of take's buffers: ignored
-    assert row_memory.idle_bytes() == 160
+    assert row_memory.idle_bytes() == 360
+    taken = row_memory.take((70,), np.uint8)
+    assert np.shares_memory(taken, buffers[1]) and row_memory.idle_bytes() == 280
     row_memory.release()
     assert row_memory.idle_bytes() == 0
+
+
+def test_a_second_path_takes_every_buffer_from_the_first(problem):
+    """The shared matrix and a gather per fold run at once (two on two threads): all kept."""
+    X, y = problem
+    take, taken = row_memory.take, []
+
+    def recorded(*args):
+        taken.append(take(*args))
+        return taken[-1]
+
+    for n_jobs in (1, 2):
+        row_memory.release()
+        fit_path(X, y, [0.5, 2.0], 0.5, n_jobs=n_jobs)
+        kept = list(row_memory._IDLE)
+        taken.clear()
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(row_memory, "take", recorded)
+            fit_path(X, y, [0.5, 2.0], 0.5, n_jobs=n_jobs)
+        assert len(kept) == 3 and len(taken) == 1 + 2 * 5  # the matrix; a template, a gather a fold
+        assert all(any(np.shares_memory(a, buffer) for buffer in kept) for a in taken)
 
 
 def test_a_run_gives_its_store_back_for_the_next(problem):

@@ -8,10 +8,10 @@ touch of 1 GB took 2.3 s of system time, the same gigabyte freed and touched
 again 0.13 s, and a fit on MAGIC whole (19,020 points, 13,041 rows, 1.0 s of
 computing) spent up to 1.5 s more in page faults (``benchmarks/bench_scale.py``).
 LIBSVM keeps freed rows in its heap, and oneDAL in TBB's allocator; esmo keeps
-the last store's buffer: :func:`take` hands it to the next store that fits in
-it, and a run gives its store back (:func:`give_back`) when no one reads it
-any more. One buffer is kept at most, the largest given back; :func:`release`
-frees it. Values never depend on which memory a store got.
+the last stores' buffers: :func:`take` hands the smallest that fits to the
+next store, and a run gives its store back (:func:`give_back`) when no one
+reads it any more. :data:`KEPT_BUFFERS` are kept at most, the largest given
+back; :func:`release` frees them. Values never depend on which memory a store got.
 """
 
 from __future__ import annotations
@@ -20,18 +20,25 @@ import threading
 
 import numpy as np
 
+#: idle buffers kept at most: what a C path on two threads reads at once, its shared
+#: matrix and two folds' gathers (:func:`esmo.tuning.path.fit_path`). Keeping one, each
+#: path's first gather touched fresh pages: 1,642 page faults, 8 to 12 ms of a 0.14 s
+#: path on w1a, none with three.
+KEPT_BUFFERS = 3
+
 _LOCK = threading.Lock()
-#: the idle buffer (uint8), or nothing: a list so that the lock guards one object
+#: the idle buffers (uint8), largest first
 _IDLE: list[np.ndarray] = []
 
 
 def take(shape: tuple[int, ...], dtype: type) -> np.ndarray:
-    """An uninitialised array, as ``np.empty``, on the idle buffer when it is large enough."""
+    """An uninitialised array, as ``np.empty``, on the smallest idle buffer large enough."""
     nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
     with _LOCK:
-        buffer = _IDLE.pop() if _IDLE else None
-    if buffer is None or buffer.nbytes < nbytes:
-        buffer = np.empty(max(nbytes, 1), dtype=np.uint8)  # a smaller idle buffer is dropped
+        fits = [k for k, idle in enumerate(_IDLE) if idle.nbytes >= nbytes]
+        buffer = _IDLE.pop(fits[-1]) if fits else None
+    if buffer is None:
+        buffer = np.empty(max(nbytes, 1), dtype=np.uint8)
     return buffer[:nbytes].view(dtype).reshape(shape)
 
 
@@ -41,17 +48,18 @@ def give_back(array: np.ndarray) -> None:
     if buffer.dtype != np.uint8 or buffer.ndim != 1:
         return  # not a buffer of take's
     with _LOCK:
-        if not _IDLE or _IDLE[0].nbytes < buffer.nbytes:
-            _IDLE[:] = [buffer]
+        _IDLE.append(buffer)
+        _IDLE.sort(key=lambda idle: -idle.nbytes)
+        del _IDLE[KEPT_BUFFERS:]  # the smallest dropped
 
 
 def release() -> None:
-    """Free the idle buffer, if any (the next store allocates afresh)."""
+    """Free the idle buffers, if any (the next store allocates afresh)."""
     with _LOCK:
         _IDLE.clear()
 
 
 def idle_bytes() -> int:
-    """The size of the idle buffer (0 if none)."""
+    """The size of the idle buffers together (0 if none)."""
     with _LOCK:
-        return _IDLE[0].nbytes if _IDLE else 0
+        return sum(idle.nbytes for idle in _IDLE)
