@@ -233,7 +233,7 @@ def _fold_path(
     grouping = np.argsort(-signs[train], kind="stable")  # LIBSVM's grouping by class
     order = train[grouping]
     X_fit, y_fit, y_out = X[order], signs[order], signs[held_out]
-    K_out = HeldOutRows(X[train], X[held_out], base.kernel, base.gamma)
+    K_out = HeldOutRows(X_fit, grouping, X[held_out], base.kernel, base.gamma)
     fold_rows = shared.rows(order, held_out if configs else held_out[:0], base)
     run: dict[str, Any] = {"rows": fold_rows}
     if configs is not None:
@@ -274,7 +274,7 @@ def _fold_path(
         state = result.state
         out["n_iter"][c], out["stopped_early"][c] = result.n_iter, result.stopped_early
         out["objective"][c] = result.objective
-        out["scores"][c] = K_out.accuracy(grouping, result.alpha, y_fit, result.rho, y_out)
+        out["scores"][c] = K_out.accuracy(result.alpha, y_fit, result.rho, y_out)
         out["fit_seconds"][c] = time.thread_time() - fit_start
     row_memory.give_back(fold_rows.data)  # read by no fit any more: the next fold's gather
     out["values"] = K_out.evaluations
@@ -287,24 +287,29 @@ class HeldOutRows:
     The float64 sums the shared matrix rounds (at a sparse cost: a BLAS
     product took twice as long on w1a). A row is computed the first time its
     point is a support vector, as a score reads no other: over w1a's 50 values
-    of C a fold's support vectors are a fifth of its points.
+    of C a fold's support vectors are a fifth of its points. The rows are read
+    from the fit's points ``X_fit`` (no copy of the fold's own), whose point
+    ``i`` is the fold's training point ``grouping[i]``; they are kept in the
+    fold's order, the order a score sums in.
     """
 
-    def __init__(self, X_train: Any, X_out: Any, kernel: str, gamma: float) -> None:
-        self.kernel = FeatureOrderRows(X_train, X_out, kernel, gamma)
-        self.values = np.empty((X_train.shape[0], X_out.shape[0]))  # rows never read stay unset
-        self.filled = np.zeros(X_train.shape[0], dtype=bool)
+    def __init__(
+        self, X_fit: Any, grouping: np.ndarray, X_out: Any, kernel: str, gamma: float
+    ) -> None:
+        self.kernel = FeatureOrderRows(X_fit, X_out, kernel, gamma)
+        self.grouping = grouping
+        self.values = np.empty((X_fit.shape[0], X_out.shape[0]))  # rows never read stay unset
+        self.filled = np.zeros(X_fit.shape[0], dtype=bool)
 
     def accuracy(
-        self, grouping: np.ndarray, alpha: np.ndarray, y_fit: np.ndarray, rho: float,
-        y_out: np.ndarray,
-    ) -> float:  # fmt: skip
+        self, alpha: np.ndarray, y_fit: np.ndarray, rho: float, y_out: np.ndarray
+    ) -> float:
         """The held-out accuracy ``SMOClassifier.score`` gives for the fit ``(alpha, rho)``
         (its decision values up to the summation order), the rows it reads computed first."""
         k = self.kernel
         return float(
             _accuracy(self.values, self.filled, k.points, k.cols, k.sq_a, k.sq_b, k.code, k.gamma,
-                      k.table, grouping, alpha, y_fit, rho, y_out)
+                      k.table, self.grouping, alpha, y_fit, rho, y_out)
         )  # fmt: skip
 
     @property
@@ -337,17 +342,18 @@ def _accuracy(values, filled, points, cols, sq_a, sq_b, code, gamma, table, grou
               y_fit, rho, y_out):  # fmt: skip
     """:meth:`HeldOutRows.accuracy` in one compiled call (a dozen numpy calls took a tenth of
     w1a's path): the fit's coefficients back in the fold's order, the rows of its new support
-    vectors, the decision values (SVC's orientation), then the share predicted right."""
+    vectors (fit point ``i``'s into the fold's row ``grouping[i]``), the decision values
+    (SVC's orientation), then the share predicted right."""
     coef = np.empty(alpha.shape[0])
     for i in range(alpha.shape[0]):
         coef[grouping[i]] = -alpha[i] * y_fit[i]
-    new = np.flatnonzero((coef != 0.0) & ~filled)
+    new = np.flatnonzero((alpha != 0.0) & ~filled[grouping])  # fit points, ascending
     if new.shape[0]:
         rows = feature_order_rows(points, cols, new, values.shape[1], sq_a, sq_b, code, gamma,
                                   table)  # fmt: skip
         for r in range(new.shape[0]):
-            values[new[r]] = rows[r]
-            filled[new[r]] = True
+            values[grouping[new[r]]] = rows[r]
+            filled[grouping[new[r]]] = True
     f = decisions_from_rows(values, coef, rho)
     right = 0
     for c in range(y_out.shape[0]):
