@@ -87,7 +87,18 @@ class FeatureOrderRows:
     sum, as the terms either leaves out are zeros.
     """
 
-    def __init__(self, A: Any, B: Any, kernel: str, gamma: float = 1.0) -> None:
+    def __init__(
+        self,
+        A: Any,
+        B: Any,
+        kernel: str,
+        gamma: float = 1.0,
+        *,
+        prepared: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None,
+    ) -> None:
+        """``prepared``: for RBF, ``(sq_a, sq_b, table)`` from a caller that holds them already
+        (a shared kernel over these points and more): the points' squared norms and an exp
+        table sized for them or beyond, the values they give the same."""
         check_kernel(kernel, gamma)
         if sparse.is_sparse(A) or sparse.is_sparse(B):
             A, B = sparse.csr_of(A, "A"), sparse.csr_of(B, "B")
@@ -100,13 +111,15 @@ class FeatureOrderRows:
                 f"{A.shape} and {B.shape}."
             )
         self.code, self.gamma = KERNELS.index(kernel), gamma
-        self.sq_a = squared_norms(A) if self.code == 1 else np.empty(0)
-        self.sq_b = squared_norms(B) if self.code == 1 else np.empty(0)
-        self.table = (
-            integer_distance_table([A, B], np.concatenate([self.sq_a, self.sq_b]), gamma)
-            if self.code == 1
-            else np.empty(0)
-        )
+        if self.code != 1:
+            self.sq_a = self.sq_b = self.table = np.empty(0)
+        elif prepared is not None:
+            self.sq_a, self.sq_b, self.table = prepared
+        else:
+            self.sq_a, self.sq_b = squared_norms(A), squared_norms(B)
+            self.table = integer_distance_table(
+                [A, B], np.concatenate([self.sq_a, self.sq_b]), gamma
+            )
         if sparse.is_sparse(A):
             A, B = sparse.shared_features([A, B])
             self.points, self.cols = sparse.csr_points(A), sparse.feature_major([B])

@@ -45,7 +45,6 @@ from typing import Any
 import numpy as np
 from sklearn.model_selection import check_cv
 from sklearn.utils.validation import check_X_y
-from threadpoolctl import threadpool_limits
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators.base import check_classes, encode_labels, resolve_gamma, resolve_n_jobs
@@ -56,7 +55,7 @@ from esmo.solver.params import SolverParams
 from esmo.solver.predictions import decisions_from_rows
 from esmo.solver.row_cache import count_afresh
 from esmo.solver.shared_kernel import SharedKernel
-from esmo.solver.smo import run_smo
+from esmo.solver.smo import blas_controller, run_smo
 from esmo.solver.state import G_BAR_VALID, SolverState, scaled_alphas, seeded_state
 
 
@@ -193,7 +192,7 @@ def fit_path(
     one_fold = functools.partial(
         _fold_path, X, signs, shared, base, Cs, warm_start, use_rounds, configs
     )
-    with threadpool_limits(1, user_api="blas"):  # a fold's fits and scores on its own thread
+    with blas_controller().limit(limits=1, user_api="blas"):  # a fold's fits on its thread
         if workers > 1:
             with ThreadPoolExecutor(workers) as pool:
                 paths = list(pool.map(one_fold, folds))
@@ -233,7 +232,8 @@ def _fold_path(
     grouping = np.argsort(-signs[train], kind="stable")  # LIBSVM's grouping by class
     order = train[grouping]
     X_fit, y_fit, y_out = X[order], signs[order], signs[held_out]
-    K_out = HeldOutRows(X_fit, grouping, X[held_out], base.kernel, base.gamma)
+    K_out = HeldOutRows(X_fit, grouping, X[held_out], base.kernel, base.gamma,
+                        shared.prepared(order, held_out))  # fmt: skip
     fold_rows = shared.rows(order, held_out if configs else held_out[:0], base)
     run: dict[str, Any] = {"rows": fold_rows}
     if configs is not None:
@@ -294,9 +294,10 @@ class HeldOutRows:
     """
 
     def __init__(
-        self, X_fit: Any, grouping: np.ndarray, X_out: Any, kernel: str, gamma: float
-    ) -> None:
-        self.kernel = FeatureOrderRows(X_fit, X_out, kernel, gamma)
+        self, X_fit: Any, grouping: np.ndarray, X_out: Any, kernel: str, gamma: float,
+        prepared: tuple[np.ndarray, ...] | None = None,
+    ) -> None:  # fmt: skip
+        self.kernel = FeatureOrderRows(X_fit, X_out, kernel, gamma, prepared=prepared)
         self.grouping = grouping
         self.values = np.empty((X_fit.shape[0], X_out.shape[0]))  # rows never read stay unset
         self.filled = np.zeros(X_fit.shape[0], dtype=bool)
