@@ -17,7 +17,7 @@ from esmo.solver.params import SolverParams
 from esmo.solver.row_cache import ROWS_COMPUTED, build_kernel_rows, count_afresh, stored_sums
 from esmo.solver.shared_kernel import SharedKernel, shared_kernel_mb
 from esmo.solver.smo import run_smo
-from esmo.tuning.path import fit_path, scaled_state
+from esmo.tuning.path import HeldOutRows, fit_path, scaled_state
 
 CS = 2.0 ** np.linspace(-3, 8, 10)
 ES = EarlyStopping(3, 0.0, 5)
@@ -302,3 +302,26 @@ def test_a_warm_starts_carried_sums_are_the_sums_of_its_alphas(problem):
     with pytest.raises(ValueError, match="eval_sums holds"):
         run_smo(X[train], signs[train], bigger, rows=count_afresh(rows), eval_sums=np.zeros(39),
                 state=scaled_state(first.state, signs[train], ratio, 4.0), **run)  # fmt: skip
+
+
+def test_a_warm_starts_decision_values_are_the_ones_summed_afresh(problem):
+    """From the last fit's values times the ratio of the C, plus the rows whose coefficient
+    moved otherwise: the values a fresh sum over every support vector gives, to rounding."""
+    X, labels = problem
+    y = np.where(labels == "yes", 1.0, -1.0)
+    train, held_out = np.arange(40, 240), np.arange(40)
+    grouping = np.argsort(-y[train], kind="stable")
+    X_fit, y_fit = X[train][grouping], y[train][grouping]
+    warm = HeldOutRows(X_fit, grouping, X[held_out], "rbf", 0.5)
+    rng = np.random.default_rng(5)
+    Cs = 2.0 ** np.linspace(-3, 6, 12)
+    status = rng.integers(0, 3, len(train))  # 0 zero, 1 free, 2 at C: some change each step
+    for c, C in enumerate(Cs):
+        status = np.where(rng.random(len(train)) < 0.1, rng.integers(0, 3, len(train)), status)
+        alpha = np.select([status == 1, status == 2], [C * rng.random(len(train)), C], 0.0)
+        rho = rng.normal()
+        fresh = HeldOutRows(X_fit, grouping, X[held_out], "rbf", 0.5)
+        expected = fresh.accuracy(alpha, y_fit, rho, y[held_out])
+        got = warm.accuracy(alpha, y_fit, rho, y[held_out], C / Cs[c - 1] if c else 0.0)
+        np.testing.assert_allclose(warm.sums, fresh.sums, rtol=0, atol=1e-12 * C * len(train))
+        assert got == expected

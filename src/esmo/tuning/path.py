@@ -32,6 +32,9 @@ path's except on points the two solutions put on different sides of the
 margin. Under early stopping, a warm start's held-out sums are the last fit's
 tracked sums scaled, not summed afresh from its alphas: they carry the
 rounding of every update since the path's first fit, as one long run's do.
+So do a warm fit's scores: its decision values are the last fit's scaled, plus
+the rows of the points whose coefficient moved otherwise (at a bound or zero,
+a coefficient scales with ``C`` to an ulp or two, :data:`SCALED`).
 """
 
 from __future__ import annotations
@@ -274,7 +277,9 @@ def _fold_path(
         state = result.state
         out["n_iter"][c], out["stopped_early"][c] = result.n_iter, result.stopped_early
         out["objective"][c] = result.objective
-        out["scores"][c] = K_out.accuracy(result.alpha, y_fit, result.rho, y_out)
+        warm = warm_start and last is not None
+        out["scores"][c] = K_out.accuracy(result.alpha, y_fit, result.rho, y_out,
+                                          C / Cs[c - 1] if warm else 0.0)  # fmt: skip
         out["fit_seconds"][c] = time.thread_time() - fit_start
     row_memory.give_back(fold_rows.data)  # read by no fit any more: the next fold's gather
     out["values"] = K_out.evaluations
@@ -301,16 +306,26 @@ class HeldOutRows:
         self.grouping = grouping
         self.values = np.empty((X_fit.shape[0], X_out.shape[0]))  # rows never read stay unset
         self.filled = np.zeros(X_fit.shape[0], dtype=bool)
+        self.coef = np.zeros(X_fit.shape[0])  # the last fit's coefficients, the fold's order
+        self.sums = np.zeros(X_out.shape[0])  # ... and its decision values without rho
 
     def accuracy(
-        self, alpha: np.ndarray, y_fit: np.ndarray, rho: float, y_out: np.ndarray
-    ) -> float:
+        self, alpha: np.ndarray, y_fit: np.ndarray, rho: float, y_out: np.ndarray,
+        ratio: float = 0.0,
+    ) -> float:  # fmt: skip
         """The held-out accuracy ``SMOClassifier.score`` gives for the fit ``(alpha, rho)``
-        (its decision values up to the summation order), the rows it reads computed first."""
+        (its decision values up to the summation order), the rows it reads computed first.
+
+        With ``ratio`` (a warm start: ``C`` over the last fit's), the decision
+        values are the last fit's times ``ratio`` plus the rows of the points
+        whose coefficient moved otherwise: at a bound, or zero, a point's
+        coefficient scales with ``C``, and on w1a most support vectors sit at C.
+        """
         k = self.kernel
         return float(
             _accuracy(self.values, self.filled, k.points, k.cols, k.sq_a, k.sq_b, k.code, k.gamma,
-                      k.table, self.grouping, alpha, y_fit, rho, y_out)
+                      k.table, self.grouping, alpha, y_fit, rho, y_out, self.coef, self.sums,
+                      ratio)
         )  # fmt: skip
 
     @property
@@ -338,13 +353,19 @@ def scaled_state(state: SolverState, y: np.ndarray, ratio: float, C: float) -> S
     return seeded
 
 
+#: a coefficient within this share of the last one times the ratio of the two ``C`` counts as
+#: scaled (a bound times the ratio is the new bound up to an ulp or two)
+SCALED = 8 * np.finfo(np.float64).eps
+
+
 @jit(nogil=True)
 def _accuracy(values, filled, points, cols, sq_a, sq_b, code, gamma, table, grouping, alpha,
-              y_fit, rho, y_out):  # fmt: skip
+              y_fit, rho, y_out, last_coef, sums, ratio):  # fmt: skip
     """:meth:`HeldOutRows.accuracy` in one compiled call (a dozen numpy calls took a tenth of
     w1a's path): the fit's coefficients back in the fold's order, the rows of its new support
     vectors (fit point ``i``'s into the fold's row ``grouping[i]``), the decision values
-    (SVC's orientation), then the share predicted right."""
+    (SVC's orientation; from the last ones when ``ratio > 0``), then the share predicted right.
+    ``last_coef`` and ``sums`` become this fit's."""
     coef = np.empty(alpha.shape[0])
     for i in range(alpha.shape[0]):
         coef[grouping[i]] = -alpha[i] * y_fit[i]
@@ -355,8 +376,17 @@ def _accuracy(values, filled, points, cols, sq_a, sq_b, code, gamma, table, grou
         for r in range(new.shape[0]):
             values[grouping[new[r]]] = rows[r]
             filled[grouping[new[r]]] = True
-    f = decisions_from_rows(values, coef, rho)
+    if ratio > 0.0:
+        moved = coef - ratio * last_coef
+        for s in range(moved.shape[0]):
+            if abs(moved[s]) <= SCALED * abs(coef[s]):
+                moved[s] = 0.0
+        f = decisions_from_rows(values, moved, 0.0) + ratio * sums
+    else:
+        f = decisions_from_rows(values, coef, 0.0)
+    last_coef[:] = coef
+    sums[:] = f
     right = 0
     for c in range(y_out.shape[0]):
-        right += (-1.0 if f[c] >= 0 else 1.0) == y_out[c]  # classes[1] (sign -1) where f >= 0
+        right += (-1.0 if f[c] + rho >= 0 else 1.0) == y_out[c]  # classes[1] (sign -1) where f >= 0
     return right / y_out.shape[0]
