@@ -244,8 +244,8 @@ def test_the_shared_kernel_path_searches_grid_svcs_grid_and_folds(results, probl
     path, grid = results["esmo_path"], results["grid_svc"]
     assert path.final["n_evaluations"] == grid.final["n_evaluations"] == 5 * 5
     assert abs(path.final["selection_score"] - grid.final["selection_score"]) <= 0.02
-    # kernel values: per gamma the matrix of all n rows (its upper half), and of each fold's held-out block the
-    # rows of the points that were ever support vectors (counted exactly in test_path.py)
+    # kernel values: per gamma the matrix of all n rows (its upper half), and of each fold's
+    # held-out block the rows of the points that were ever support vectors (test_path.py)
     X, y = problem
     blocks = sum(len(t) * len(h) for t, h in methods._folds(SHARED, 0).split(X, y))
     held_out = path.trace["kernel_evaluations"].iloc[-1] - 5 * len(y) * (len(y) + 1) // 2

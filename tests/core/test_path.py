@@ -142,8 +142,9 @@ def test_folds_on_two_threads_give_the_same_path(problem, early_stopping):
 
 
 def test_kernel_values_are_counted_once(problem):
-    """The matrix of all n points once (its diagonal and above), and each fold's held-out values of the points that are
-    a support vector at some C: the union of the separate fits' support vectors."""
+    """The matrix of all n points once (its diagonal and above), and each fold's held-out
+    values of the points that are a support vector at some C: the union of the separate
+    fits' support vectors."""
     X, y = problem
     path = fit_path(X, y, CS, 0.5, warm_start=False)
     held_out_values = 0

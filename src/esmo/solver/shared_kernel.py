@@ -112,12 +112,12 @@ class SharedKernel:
         self.kernel_evaluations = int(store.clock[VALUES_COMPUTED])
         self.squared_norms, self.exp_table = store.sq_all, store.exp_table
 
-    def prepared(self, rows: np.ndarray, columns: np.ndarray) -> tuple[np.ndarray, ...] | None:
-        """For RBF, what :class:`~esmo.solver.kernels.FeatureOrderRows` of the points ``rows``
-        and ``columns`` would compute first: their squared norms and the exp table."""
+    def prepared(self, points: np.ndarray, columns: np.ndarray) -> tuple[np.ndarray, ...] | None:
+        """For RBF, what :class:`~esmo.solver.kernels.FeatureOrderRows` of the points ``points``
+        (its rows) and ``columns`` would compute first: their squared norms and the exp table."""
         if self.params.kernel != "rbf":
             return None
-        return self.squared_norms[rows], self.squared_norms[columns], self.exp_table
+        return self.squared_norms[points], self.squared_norms[columns], self.exp_table
 
     def rows(self, train: np.ndarray, held_out: np.ndarray, params: SolverParams) -> KernelRows:
         """The store a fit on the points ``train`` reads (tracking ``held_out`` if non-empty).

@@ -318,8 +318,9 @@ class HeldOutRows:
 
         With ``ratio`` (a warm start: ``C`` over the last fit's), the decision
         values are the last fit's times ``ratio`` plus the rows of the points
-        whose coefficient moved otherwise: at a bound, or zero, a point's
-        coefficient scales with ``C``, and on w1a most support vectors sit at C.
+        whose coefficient moved otherwise: a point at a bound, or at zero, in
+        both fits has a coefficient that scales with ``C``, so only the free
+        points' rows and those of points whose status changed are read.
         """
         k = self.kernel
         return float(
