@@ -224,7 +224,8 @@ def test_held_out_values_are_the_sums_the_shared_matrix_rounds(problem, kernel, 
     assert (prepared is None) == (kernel == "linear")
     again = FeatureOrderRows(X[train], X[held_out], kernel, 0.5, prepared=prepared)
     np.testing.assert_array_equal(again.rows(some), part)
-    if binary and kernel == "rbf":  # the shared table, sized for all points, is read
+    if prepared is not None:  # the shared table, sized for all points, is the one read
+        assert again.table is prepared[2]
         assert len(again.table) >= len(FeatureOrderRows(X[train], X[held_out], kernel, 0.5).table)
     np.testing.assert_allclose(
         K, kernel_matrix(dense[train], dense[held_out], kernel, 0.5), rtol=1e-13, atol=1e-15

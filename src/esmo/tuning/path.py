@@ -253,8 +253,9 @@ def _fold_path(
     for c, C in enumerate(Cs):
         fit_start = time.thread_time()
         last, state, result = state, None, None
-        if warm_start and last is not None:
-            ratio = C / Cs[c - 1]
+        warm = warm_start and last is not None
+        ratio = C / Cs[c - 1] if warm else 0.0  # 0: a cold start, its score summed afresh
+        if warm:
             if factor is not None:  # the rounds from the last state scaled, in one call
                 result, out["rounds"][c] = active_set.solve_scaled(
                     factor, K_fit, y_fit, last, ratio, C, base.tol, src
@@ -277,9 +278,7 @@ def _fold_path(
         state = result.state
         out["n_iter"][c], out["stopped_early"][c] = result.n_iter, result.stopped_early
         out["objective"][c] = result.objective
-        warm = warm_start and last is not None
-        out["scores"][c] = K_out.accuracy(result.alpha, y_fit, result.rho, y_out,
-                                          C / Cs[c - 1] if warm else 0.0)  # fmt: skip
+        out["scores"][c] = K_out.accuracy(result.alpha, y_fit, result.rho, y_out, ratio)
         out["fit_seconds"][c] = time.thread_time() - fit_start
     row_memory.give_back(fold_rows.data)  # read by no fit any more: the next fold's gather
     out["values"] = K_out.evaluations
