@@ -308,6 +308,20 @@ def test_a_warm_starts_carried_sums_are_the_sums_of_its_alphas(problem):
                 state=scaled_state(first.state, signs[train], ratio, 4.0), **run)  # fmt: skip
 
 
+def test_gathered_rows_refuse_final_predictions(problem):
+    """A gathered store holds no points to predict from: refused before the run, naming the fix."""
+    X, y = problem
+    signs = np.where(y == "yes", 1.0, -1.0)
+    train, held_out = np.arange(40, 240), np.arange(40)
+    params = SolverParams(kernel="rbf", gamma=0.5, C=1.0)
+    rows = SharedKernel(X, "rbf", 0.5).rows(train, held_out, params)
+    never = EarlyStoppingSet.of([EarlyStopping(10**9, 0.0, 5)])
+    with pytest.raises(ValueError, match="final_predictions_at_eval=False"):
+        run_smo(X[train], signs[train], params, rows=rows, configs=never, X_val=X[held_out],
+                y_val=signs[held_out], evaluation="incremental", final_predictions_at_eval=True)  # fmt: skip
+    assert rows.clock[ROWS_COMPUTED] == 0 and (rows.slot_of < 0).all()  # no row was read
+
+
 def test_a_warm_starts_decision_values_are_the_ones_summed_afresh(problem):
     """From the last fit's values times the ratio of the C, plus the rows whose coefficient
     moved otherwise: the values a fresh sum over every support vector gives, to rounding."""

@@ -263,10 +263,13 @@ def check_two_rows(cache_size_mb: float, width: int, itemsize: int) -> None:
         )
 
 
-def check_shared_rows(rows: KernelRows, n: int, m: int, fresh: np.ndarray) -> None:
+def check_shared_rows(
+    rows: KernelRows, n: int, m: int, fresh: np.ndarray, predictions: bool = False
+) -> None:
     """A store handed to a run (:mod:`esmo.solver.shared_kernel`) fits its ``n`` training and
     ``m`` evaluation points, with a slot for each row, every row in place or gathered from its
-    source, and room for incremental checks."""
+    source, and room for incremental checks; a gathered store holds no points, so no final
+    ``predictions`` at the evaluation points either."""
     width = n + m if m else n
     gathered = (
         rows.source_of.shape[0] == width if rows.source.size else not (rows.slot_of < 0).any()
@@ -280,6 +283,12 @@ def check_shared_rows(rows: KernelRows, n: int, m: int, fresh: np.ndarray) -> No
     if m and fresh.any():
         raise ValueError(
             "Shared kernel rows serve incremental checks only; pass evaluation='incremental'."
+        )
+    if predictions and m and rows.source.size:
+        raise ValueError(
+            "Gathered kernel rows (SharedKernel.rows) hold no points to compute final "
+            "predictions from; pass final_predictions_at_eval=False and predict with the "
+            "fitted model."
         )
 
 

@@ -141,13 +141,11 @@ class SharedKernel:
                 f"the fit asks kernel={params.kernel!r}, gamma={params.gamma!r}, "
                 f"kernel_dtype={np.dtype(params.kernel_dtype)}."
             )
-        blocks = [self.X[held_out]] if len(held_out) else []
-        # a store's own points would compute its missing rows; these are gathered, so without
-        # evaluation columns (whose final predictions a run may compute) the template (the
-        # points transposed, their norms: 2 ms a fold on w1a) holds one point
-        points = self.X[train] if blocks else self.X[train[:1]]
-        template = build_kernel_rows(points, blocks, params, incremental=bool(blocks))
-        columns = np.asarray(np.concatenate([train, held_out]) if blocks else train, np.int64)
+        # a store's own points would compute its missing rows; these are gathered, so the
+        # template (the points transposed, their norms: 2 ms a fold on w1a, the held-out points'
+        # as much again) holds one point, and the run computes no final predictions from it
+        template = build_kernel_rows(self.X[train[:1]], [], params, incremental=False)
+        columns = np.asarray(np.concatenate([train, held_out]), np.int64)
         row_memory.give_back(template.data)  # never filled: the gathers take its place
         n = len(train)
         # on memory kept from an earlier store (esmo.solver.row_memory): a gather's fresh pages

@@ -578,7 +578,9 @@ def run_smo(
         )
     fresh = fresh_evaluation(configs, evaluation)
     if shared:
-        check_shared_rows(rows, n, sum(b.shape[0] for b in blocks), fresh)
+        check_shared_rows(
+            rows, n, sum(b.shape[0] for b in blocks), fresh, final_predictions_at_eval
+        )
     else:
         incremental, fresh_checks = not fresh.all(), bool(fresh.any())
         signature = store_signature(params, n, blocks, incremental, fresh_checks)
