@@ -351,7 +351,7 @@ def smo_loop(
             Ki_ev = Ki[n : n + m]
             Kj_ev = Kj[n : n + m]
             if not is_check:
-                advance(tr, Ki_ev, Kj_ev, ci, cj)
+                advance(tr.S, Ki_ev, Kj_ev, ci, cj)
             else:
                 counters[KERNEL_ROWS] = rows.clock[ROWS_COMPUTED]  # the cost a stop here records
                 scan, tacc = check(tr, n_iter, rho, Ki_ev, Kj_ev, ci, cj, y, G, alpha)

@@ -412,9 +412,8 @@ def eval_accuracy(S, y_eval, start, stop, rho):
 
 
 @jit
-def advance(tr, Ki_ev, Kj_ev, ci, cj):
-    """Between checks: the decision values move by the two changed alphas."""
-    S = tr.S
+def advance(S, Ki_ev, Kj_ev, ci, cj):
+    """Between checks: the decision values ``S`` (the tracker's) move by the two changed alphas."""
     for v in range(S.shape[0]):
         S[v] += Ki_ev[v] * ci + Kj_ev[v] * cj
 
