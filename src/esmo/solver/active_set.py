@@ -48,7 +48,7 @@ import numpy as np
 from esmo.solver.compile import jit
 from esmo.solver.result import SolverResult
 from esmo.solver.rho import FREE, LOWER, UPPER, calculate_rho
-from esmo.solver.row_cache import KernelRows, gather_row
+from esmo.solver.row_cache import KernelRows, gather_in_place
 from esmo.solver.shrinking import update_G_bar
 from esmo.solver.state import SolverState, scaled_alphas, seeded_arrays
 
@@ -126,11 +126,13 @@ class RowSource(NamedTuple):
 
 @jit
 def ensure_row(K, src, j):
-    """Row ``j`` of ``K`` in place, gathered from ``src.source`` the first time it is read."""
+    """Row ``j`` of ``K`` in place, gathered from ``src.source`` the first time it is read.
+
+    ``K`` is the store's whole width: the rounds run without early stopping, so
+    its rows have no evaluation columns for a later read to miss.
+    """
     if src.slot_of[j] < 0:
-        gather_row(src.source, src.source_of, j, K[j])
-        src.slot_of[j] = j
-        src.owner[j] = j
+        gather_in_place(src.source, src.source_of, src.slot_of, src.owner, j, K[j])
 
 
 def solve_scaled(

@@ -412,9 +412,11 @@ def fill_slot(rows, i, n_cols):
     least recently used is evicted (:func:`compute_row` computes it).
     """
     clock = rows.clock
-    if rows.source.shape[0] > 0:  # gathered: a slot per row, row i in slot i
-        s = i
-    elif clock[SLOTS_TAKEN] < rows.owner.shape[0]:
+    if rows.source.shape[0] > 0:
+        gather_in_place(rows.source, rows.source_of, rows.slot_of, rows.owner, i, rows.data[i])
+        rows.stamp[i] = clock[LRU_TICK]
+        return i
+    if clock[SLOTS_TAKEN] < rows.owner.shape[0]:
         s = clock[SLOTS_TAKEN]
         clock[SLOTS_TAKEN] += 1
     else:
@@ -453,6 +455,16 @@ def compute_columns(rows, i, start, stop, row):
     clock[ROWS_COMPUTED] += 1
     clock[VALUES_COMPUTED] += stop - start
     _fill_row(rows, i, start, stop, row)
+
+
+@jit(nogil=True)
+def gather_in_place(source, source_of, slot_of, owner, i, row):
+    """Row ``i`` of a gathered store gathered into ``row``, its slot: such a store has a slot
+    per row, row ``i`` in slot ``i``, so a row read once stays (the one rule for the solver's
+    reads, :func:`fill_slot`, and the active-set rounds', ``active_set.ensure_row``)."""
+    gather_row(source, source_of, i, row)
+    slot_of[i] = i
+    owner[i] = i
 
 
 @jit(nogil=True)
