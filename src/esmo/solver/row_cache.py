@@ -409,7 +409,8 @@ def fill_slot(rows, i, n_cols):
     """Compute row ``i`` (its first ``n_cols`` entries) into a slot, and return the slot.
 
     Free slots are handed out in order, without a search; once all are taken the
-    least recently used is evicted (:func:`compute_row` computes it).
+    least recently used is evicted (:func:`compute_row` computes it). A gathered
+    store's row goes to its own slot, gathered whole (:func:`gather_in_place`).
     """
     clock = rows.clock
     if rows.source.shape[0] > 0:

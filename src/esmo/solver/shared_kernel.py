@@ -127,8 +127,9 @@ class SharedKernel:
         matrix's (:func:`~esmo.solver.row_cache.gather_row`), so the fit computes
         none: its own count of kernel values stays 0. A row is gathered the first
         time a fit reads it: on w1a a C path's fits read a third of a fold's
-        rows. The caller gives the store's memory back (``row_memory.give_back``)
-        once no fit reads it.
+        rows. The store holds no points of its own, so a run on it refuses
+        ``final_predictions_at_eval``. The caller gives the store's memory back
+        (``row_memory.give_back``) once no fit reads it.
         """
         mine = self.params
         if (params.kernel, params.gamma, np.dtype(params.kernel_dtype)) != (
@@ -142,8 +143,8 @@ class SharedKernel:
                 f"kernel_dtype={np.dtype(params.kernel_dtype)}."
             )
         # a store's own points would compute its missing rows; these are gathered, so the
-        # template (the points transposed, their norms: 2 ms a fold on w1a, the held-out points'
-        # as much again) holds one point, and the run computes no final predictions from it
+        # template holds one point (the fold's points and its held-out ones transposed, with
+        # their norms: 2.4 ms a fold on w1a), and a run on it computes no final predictions
         template = build_kernel_rows(self.X[train[:1]], [], params, incremental=False)
         columns = np.asarray(np.concatenate([train, held_out]), np.int64)
         row_memory.give_back(template.data)  # never filled: the gathers take its place
