@@ -124,7 +124,7 @@ class SharedKernel:
 
         ``params`` are the fit's (its ``C``, tolerance, shrinking); its kernel,
         ``gamma`` and storage must be this matrix's. Its rows are gathers of the
-        matrix's (:func:`~esmo.solver.row_cache.gather_row`), so the fit computes
+        matrix's (:func:`~esmo.solver.row_cache.gather_in_place`), so the fit computes
         none: its own count of kernel values stays 0. A row is gathered the first
         time a fit reads it: on w1a a C path's fits read a third of a fold's
         rows. The store holds no points of its own, so a run on it refuses
