@@ -2,13 +2,18 @@
 
 from __future__ import annotations
 
+import itertools
+import threading
+
 import numpy as np
 import pytest
 
 from esmo.estimators.smo_classifier import SMOClassifier
 from esmo.solver import row_memory
 from esmo.solver.params import SolverParams
+from esmo.solver.shared_kernel import SharedKernel
 from esmo.solver.smo import run_smo
+from esmo.tuning import path as path_module
 from esmo.tuning.path import fit_path
 
 
@@ -54,25 +59,44 @@ def test_the_largest_buffers_are_kept_the_smallest_that_fits_taken_and_release_f
     assert row_memory.idle_bytes() == 0
 
 
-def test_a_second_path_takes_every_buffer_from_the_first(problem):
-    """The shared matrix and a gather per fold run at once (two on two threads): all kept."""
+@pytest.mark.parametrize("n_jobs", [1, 2])
+def test_a_second_path_takes_every_buffer_from_the_first(problem, n_jobs):
+    """The shared matrix and a gather per fold at once (two on two threads): all kept, however
+    the folds overlapped. The first path's folds run one after another, the second's side by side."""
     X, y = problem
-    take, taken = row_memory.take, []
+    n_bytes = 300 * 300 * 4  # the matrix; a gather, at most every point as row and column
+    fold_path, gathered, take = path_module._fold_path, SharedKernel.rows, row_memory.take
+    one_at_a_time, side_by_side = threading.Lock(), threading.Barrier(n_jobs)
+    first, taken = itertools.count(), []
+
+    def serial(*args):
+        with one_at_a_time:
+            return fold_path(*args)
+
+    def overlapping(*args):
+        """A fold's store; the first ``n_jobs`` folds go on once all of them hold theirs."""
+        store = gathered(*args)
+        if next(first) < n_jobs:
+            side_by_side.wait(timeout=60)
+        return store
 
     def recorded(*args):
         taken.append(take(*args))
         return taken[-1]
 
-    for n_jobs in (1, 2):
-        row_memory.release()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(path_module, "_fold_path", serial)
         fit_path(X, y, [0.5, 2.0], 0.5, n_jobs=n_jobs)
-        kept = list(row_memory._IDLE)
-        taken.clear()
-        with pytest.MonkeyPatch.context() as patch:
-            patch.setattr(row_memory, "take", recorded)
-            fit_path(X, y, [0.5, 2.0], 0.5, n_jobs=n_jobs)
-        assert len(kept) == 3 and len(taken) == 1 + 2 * 5  # the matrix; a template, a gather a fold
-        assert all(any(np.shares_memory(a, buffer) for buffer in kept) for a in taken)
+    kept = list(row_memory._IDLE)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(row_memory, "take", recorded)
+        patch.setattr(SharedKernel, "rows", overlapping)
+        fit_path(X, y, [0.5, 2.0], 0.5, n_jobs=n_jobs)
+    assert [buffer.nbytes for buffer in kept].count(n_bytes) == 1 + n_jobs
+    templates = [a for a in taken if a.shape == (1, 1)]  # a fold's one point, never filled
+    assert len(templates) == 5 and len(taken) == 1 + n_jobs + 5
+    stores = [a for a in taken if a.shape != (1, 1)]
+    assert all(any(np.shares_memory(a, buffer) for buffer in kept) for a in stores)
 
 
 def test_a_run_gives_its_store_back_for_the_next(problem):

@@ -16,6 +16,8 @@ same iterations, alphas and rho, to the bit.
 
 from __future__ import annotations
 
+import queue
+
 import numpy as np
 
 from esmo.solver import row_memory
@@ -111,6 +113,11 @@ class SharedKernel:
         self.matrix = store.data
         self.kernel_evaluations = int(store.clock[VALUES_COMPUTED])
         self.squared_norms, self.exp_table = store.sq_all, store.exp_table
+        # the gathers' memory, taken here and passed from fold to fold: a search takes as
+        # many buffers whichever folds overlap, so the next search finds them all kept
+        self._gathers: queue.SimpleQueue[np.ndarray] = queue.SimpleQueue()
+        for _ in range(gathers):
+            self._gathers.put(self._new_gather())
 
     def prepared(self, points: np.ndarray, columns: np.ndarray) -> tuple[np.ndarray, ...] | None:
         """For RBF, what :class:`~esmo.solver.kernels.FeatureOrderRows` of the points ``points``
@@ -129,7 +136,7 @@ class SharedKernel:
         time a fit reads it: on w1a a C path's fits read a third of a fold's
         rows. The store holds no points of its own, so a run on it refuses
         ``final_predictions_at_eval``. The caller gives the store's memory back
-        (``row_memory.give_back``) once no fit reads it.
+        (:meth:`give_back`) once no fit reads it.
         """
         mine = self.params
         if (params.kernel, params.gamma, np.dtype(params.kernel_dtype)) != (
@@ -148,12 +155,14 @@ class SharedKernel:
         template = build_kernel_rows(self.X[train[:1]], [], params, incremental=False)
         columns = np.asarray(np.concatenate([train, held_out]), np.int64)
         row_memory.give_back(template.data)  # never filled: the gathers take its place
-        n = len(train)
-        # on memory kept from an earlier store (esmo.solver.row_memory): a gather's fresh pages
-        # took longer than its copying
-        data = row_memory.take((n, len(columns)), np.float32)
+        n, width = len(train), len(columns)
+        try:
+            memory = self._gathers.get_nowait()
+        except queue.Empty:  # more folds at once than ``gathers``: one more buffer
+            memory = self._new_gather()
+        data = memory[: n * width * np.dtype(np.float32).itemsize].view(np.float32)
         return template._replace(
-            data=data,
+            data=data.reshape(n, width),
             slot_of=np.full(n, -1, dtype=np.int64),
             owner=np.full(n, -1, dtype=np.int64),
             stamp=np.zeros(n, dtype=np.int64),
@@ -162,3 +171,21 @@ class SharedKernel:
             source=self.matrix,
             source_of=columns,
         )
+
+    def give_back(self, rows: KernelRows) -> None:
+        """The memory of a store from :meth:`rows`, for the next fold's: no fit reads it any more."""
+        self._gathers.put(rows.data.base)
+
+    def release(self) -> None:
+        """The matrix's memory and the gathers' to :mod:`~esmo.solver.row_memory`, for the next
+        search: no fit reads them any more."""
+        row_memory.give_back(self.matrix)
+        while not self._gathers.empty():
+            row_memory.give_back(self._gathers.get_nowait())
+
+    def _new_gather(self) -> np.ndarray:
+        """Bytes for any fold's gather (at most every point as a row and as a column), on memory
+        kept from an earlier store (:mod:`~esmo.solver.row_memory`): a gather's fresh pages took
+        longer than its copying."""
+        n = self.X.shape[0]
+        return row_memory.take((n * n * np.dtype(np.float32).itemsize,), np.uint8).base

@@ -51,7 +51,7 @@ from sklearn.utils.validation import check_X_y
 
 from esmo.early_stopping import EarlyStopping, EarlyStoppingSet
 from esmo.estimators.base import check_classes, encode_labels, resolve_gamma, resolve_n_jobs
-from esmo.solver import active_set, row_memory
+from esmo.solver import active_set
 from esmo.solver.compile import jit
 from esmo.solver.kernels import FeatureOrderRows, feature_order_rows
 from esmo.solver.params import SolverParams
@@ -203,7 +203,7 @@ def fit_path(
             paths = [one_fold(fold) for fold in folds]
     columns = [np.stack([path[name] for path in paths], axis=1) for name in _FOLD_COLUMNS]
     values = shared.kernel_evaluations + sum(path["values"] for path in paths)
-    row_memory.give_back(shared.matrix)  # read by no fit any more
+    shared.release()  # read by no fit any more: the next search's memory
     return CVPath(Cs, gamma_, *columns, int(values), bool(warm_start),
                   time.process_time() - start)  # fmt: skip
 
@@ -280,7 +280,7 @@ def _fold_path(
         out["objective"][c] = result.objective
         out["scores"][c] = K_out.accuracy(result.alpha, y_fit, result.rho, y_out, ratio)
         out["fit_seconds"][c] = time.thread_time() - fit_start
-    row_memory.give_back(fold_rows.data)  # read by no fit any more: the next fold's gather
+    shared.give_back(fold_rows)  # read by no fit any more: the next fold's gather
     out["values"] = K_out.evaluations
     return out
 
