@@ -99,6 +99,25 @@ def test_a_second_path_takes_every_buffer_from_the_first(problem, n_jobs):
     assert all(any(np.shares_memory(a, buffer) for buffer in kept) for a in stores)
 
 
+def test_a_fold_beyond_the_gathers_gets_memory_of_its_own_and_a_store_given_back_serves_the_next(
+    problem,
+):
+    X, _ = problem
+    shared = SharedKernel(X, "rbf", 0.5, gathers=1)
+    params = SolverParams(kernel="rbf", gamma=0.5)
+    train, held_out = np.arange(60, 300), np.arange(60)
+    first = shared.rows(train, held_out, params)
+    second = shared.rows(train[::-1], held_out, params)  # a second fold at once
+    assert not np.shares_memory(first.data, second.data)
+    shared.give_back(first)
+    third = shared.rows(train[:200], held_out, params)
+    assert np.shares_memory(third.data, first.data) and third.data.shape == (200, 260)
+    shared.give_back(second)
+    shared.give_back(third)
+    shared.release()  # the matrix and both gathers' buffers, each of 300 x 300 values
+    assert row_memory.idle_bytes() == 3 * 300 * 300 * 4
+
+
 def test_a_run_gives_its_store_back_for_the_next(problem):
     X, y = problem
     params = SolverParams(C=4.0, gamma=0.5, cache_size_mb=1.0)
