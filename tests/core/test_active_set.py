@@ -159,9 +159,9 @@ def test_binary_points_with_duplicates_give_a_path_of_active_set_fits():
 
 
 def test_a_fold_whose_rounds_keep_failing_tries_them_at_powers_of_two(monkeypatch):
-    """Rounds that fail everywhere are tried at the 2nd, 3rd, 5th, 9th, 17th and 33rd C (indices
-    1, 2, 4, 8, 16, 32: after k failures in a row, 2^(k-1) - 1 values left to SMO), one
-    success starting the count again; the path is SMO's alone, as with the rounds off."""
+    """Rounds that fail everywhere are tried at C indices 1, 2, 3, 5, 9, 17 and 33 (after k
+    failures in a row, 2^(k-2) - 1 values left to SMO, none after one or two), one success
+    starting the count again; the path is SMO's alone, as with the rounds off."""
     rng = np.random.default_rng(2)
     X = rng.normal(size=(120, 3))
     y = X[:, 0] > 0.2
@@ -179,14 +179,14 @@ def test_a_fold_whose_rounds_keep_failing_tries_them_at_powers_of_two(monkeypatc
     real = active_set.solve_scaled
     monkeypatch.setattr(active_set, "solve_scaled", failing)
     path = fit_path(X, y, Cs, 0.5, cv=2)
-    assert tried == [1, 2, 4, 8, 16, 32] * 2  # each fold
+    assert tried == [1, 2, 3, 5, 9, 17, 33] * 2  # each fold
     off = fit_path(X, y, Cs, 0.5, cv=2, active_set=False)
     np.testing.assert_array_equal(path.n_iter, off.n_iter)
     np.testing.assert_array_equal(path.scores, off.scores)
     tried.clear()
-    succeed_at.add(4)  # the rounds converge at the fifth C: the count starts again
+    succeed_at.add(5)  # the rounds converge at the sixth C: the count starts again
     path = fit_path(X, y, Cs, 0.5, cv=2)
-    assert path.by_active_set[4].all() and tried == [1, 2, 4, 5, 6, 8, 12, 20, 36] * 2
+    assert path.by_active_set[5].all() and tried == [1, 2, 3, 5, 6, 7, 8, 10, 14, 22, 38] * 2
 
 
 def test_active_set_off_runs_smo_everywhere():

@@ -116,6 +116,8 @@ def test_a_fold_beyond_the_gathers_gets_memory_of_its_own_and_a_store_given_back
     shared.give_back(third)
     shared.release()  # the matrix and both gathers' buffers, each of 300 x 300 values
     assert row_memory.idle_bytes() == 3 * 300 * 300 * 4
+    with pytest.raises(ValueError, match="pass disjoint index sets"):
+        shared.rows(train, train[:61], params)  # 240 + 61 points of 300
 
 
 def test_a_run_gives_its_store_back_for_the_next(problem):

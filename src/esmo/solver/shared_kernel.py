@@ -156,6 +156,11 @@ class SharedKernel:
         columns = np.asarray(np.concatenate([train, held_out]), np.int64)
         row_memory.give_back(template.data)  # never filled: the gathers take its place
         n, width = len(train), len(columns)
+        if width > self.X.shape[0]:  # a gather's memory holds every point once at most
+            raise ValueError(
+                f"train and held_out name {width} points of the {self.X.shape[0]} this kernel "
+                "holds: a point may be in one of them once; pass disjoint index sets."
+            )
         try:
             memory = self._gathers.get_nowait()
         except queue.Empty:  # more folds at once than ``gathers``: one more buffer

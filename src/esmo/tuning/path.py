@@ -17,7 +17,7 @@ stopping first tries active-set rounds (``active_set``;
 :mod:`esmo.solver.active_set`): the last fit's statuses guessed, the free
 alphas solved for at once; SMO runs only where the rounds do not converge.
 At large ``C``, where SMO takes tens of thousands of iterations, a few rounds
-do (measured in ``benchmarks/bench_path.py``). Where the rounds fail at two
+do (measured in ``benchmarks/bench_path.py``). Where the rounds fail at three
 values of ``C`` in a row, a fold leaves the next 1, then 3, 7, ... values to
 SMO alone until they converge again (:func:`rounds_to_skip`): on 6,000 points of
 w1a.t most of their fits failed after 30 rounds, which cost more than SMO.
@@ -295,9 +295,10 @@ def _fold_path(
 
 def rounds_to_skip(failed: int) -> int:
     """Values of ``C`` a fold leaves to SMO alone after its active-set rounds failed at ``failed``
-    values in a row: none after one (a lone failure, as on german.numer and w1a, costs little),
-    then 1, 3, 7, ..., so a fold where they keep failing tries them at ever fewer values."""
-    return (1 << failed >> 1) - 1 if failed else 0
+    values in a row: none after one or two (the first warm starts of a path often fail, and the
+    next converge), then 1, 3, 7, ..., so a fold where they keep failing tries them at ever
+    fewer values."""
+    return 2 ** (failed - 2) - 1 if failed > 2 else 0
 
 
 class HeldOutRows:
