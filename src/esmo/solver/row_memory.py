@@ -39,6 +39,13 @@ def take(shape: tuple[int, ...], dtype: type) -> np.ndarray:
         buffer = _IDLE.pop(fits[-1]) if fits else None
     if buffer is None:
         buffer = np.empty(max(nbytes, 1), dtype=np.uint8)
+    return on_buffer(buffer, shape, dtype)
+
+
+def on_buffer(buffer: np.ndarray, shape: tuple[int, ...], dtype: type) -> np.ndarray:
+    """An array of ``shape`` and ``dtype`` on the first bytes of ``buffer`` (one of :func:`take`'s,
+    large enough), uninitialised: its ``base`` is ``buffer``, what :func:`give_back` keeps."""
+    nbytes = int(np.prod(shape)) * np.dtype(dtype).itemsize
     return buffer[:nbytes].view(dtype).reshape(shape)
 
 

@@ -149,25 +149,24 @@ class SharedKernel:
                 f"the fit asks kernel={params.kernel!r}, gamma={params.gamma!r}, "
                 f"kernel_dtype={np.dtype(params.kernel_dtype)}."
             )
+        n, width = len(train), len(train) + len(held_out)
+        if width > self.X.shape[0]:  # a gather's memory holds every point once at most
+            raise ValueError(
+                f"train and held_out name {width} points of the {self.X.shape[0]} this kernel "
+                "holds: a point may be in one of them once; pass disjoint index sets."
+            )
         # a store's own points would compute its missing rows; these are gathered, so the
         # template holds one point (the fold's points and its held-out ones transposed, with
         # their norms: 2.4 ms a fold on w1a), and a run on it computes no final predictions
         template = build_kernel_rows(self.X[train[:1]], [], params, incremental=False)
         columns = np.asarray(np.concatenate([train, held_out]), np.int64)
         row_memory.give_back(template.data)  # never filled: the gathers take its place
-        n, width = len(train), len(columns)
-        if width > self.X.shape[0]:  # a gather's memory holds every point once at most
-            raise ValueError(
-                f"train and held_out name {width} points of the {self.X.shape[0]} this kernel "
-                "holds: a point may be in one of them once; pass disjoint index sets."
-            )
         try:
             memory = self._gathers.get_nowait()
         except queue.Empty:  # more folds at once than ``gathers``: one more buffer
             memory = self._new_gather()
-        data = memory[: n * width * np.dtype(np.float32).itemsize].view(np.float32)
         return template._replace(
-            data=data.reshape(n, width),
+            data=row_memory.on_buffer(memory, (n, width), np.float32),
             slot_of=np.full(n, -1, dtype=np.int64),
             owner=np.full(n, -1, dtype=np.int64),
             stamp=np.zeros(n, dtype=np.int64),
